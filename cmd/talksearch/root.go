@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/seeds"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	seedsDir string
+	logLevel string
+	stdout   io.Writer
+	stderr   io.Writer
+}
+
+func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:           "talksearch",
+		Short:         "Full-text search for conference talks",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().StringVar(&g.seedsDir, "seeds", "", "directory of seed *.txt dumps (default: the seeds embedded in the binary)")
+	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	root.AddCommand(
+		newIndexCmd(g),
+		newExportCmd(g),
+		newSearchCmd(g),
+		newRelatedCmd(g),
+		newServeCmd(g),
+		newOverlapsCmd(g),
+	)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		return applyEnv(cmd, getenv)
+	}
+	return root
+}
+
+// applyEnv gives every flag not set on the command line the value of its
+// environment variable TALKSEARCH_<FLAG>, if that is set.
+func applyEnv(cmd *cobra.Command, getenv func(string) string) error {
+	var err error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if err != nil || f.Changed {
+			return
+		}
+		name := "TALKSEARCH_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v := getenv(name); v != "" {
+			if e := f.Value.Set(v); e != nil {
+				err = fmt.Errorf("%s=%q: %w", name, v, e)
+			}
+		}
+	})
+	return err
+}
+
+// seedFS is the seeds directory named by --seeds, or the embedded seeds.
+func (g *globals) seedFS() fs.FS {
+	if g.seedsDir == "" {
+		return seeds.FS
+	}
+	return os.DirFS(g.seedsDir)
+}
+
+// loadCorpus ingests the seeds and prints ingestion warnings to stderr.
+func (g *globals) loadCorpus() (*index.Corpus, error) {
+	c, err := index.Load(g.seedFS())
+	if err != nil {
+		return nil, fmt.Errorf("load seeds: %w", err)
+	}
+	for _, w := range c.Report.Warnings {
+		fmt.Fprintf(g.stderr, "warning: %s:%d: %s\n", w.File, w.Line, w.Msg)
+	}
+	return c, nil
+}

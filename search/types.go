@@ -1,0 +1,95 @@
+package search
+
+import (
+	"time"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// Sort orders of a search.
+const (
+	SortRelevance = "relevance"
+	SortTime      = "time"
+)
+
+// Request is one search as a user (the page, the API, the CLI) asks it.
+// Values of one facet combine with OR, different facets with AND.
+type Request struct {
+	Query  string
+	Tracks []string
+	Levels []string
+	Rooms  []string
+	Sort   string // SortRelevance (default) or SortTime
+	Limit  int    // 0 means DefaultLimit
+	Offset int
+}
+
+// Result is the answer to a Request; its JSON form is the API's.
+type Result struct {
+	Query      string  `json:"query"`
+	Total      uint64  `json:"total"`
+	TookMS     float64 `json:"took_ms"`
+	Hits       []Hit   `json:"hits"`
+	Facets     Facets  `json:"facets"`
+	DidYouMean string  `json:"did_you_mean,omitempty"`
+}
+
+// Hit is one talk of a Result.
+type Hit struct {
+	ID         string          `json:"id"`
+	Title      string          `json:"title"`
+	Speakers   []index.Speaker `json:"speakers"`
+	Track      string          `json:"track,omitempty"`
+	Level      string          `json:"level,omitempty"`
+	Room       string          `json:"room,omitempty"`
+	Start      *time.Time      `json:"start,omitempty"`
+	End        *time.Time      `json:"end,omitempty"`
+	Kind       index.Kind      `json:"kind"`
+	Scheduled  bool            `json:"scheduled"`
+	Score      float64         `json:"score"`
+	Highlights Highlights      `json:"highlights"`
+}
+
+// Highlights are HTML fragments: data-set text is escaped and the matched
+// words are wrapped in <mark>, the only markup they may contain.
+type Highlights struct {
+	Title    []string `json:"title"`
+	Abstract []string `json:"abstract"`
+}
+
+// Facets counts the talks of a result per track, level and room, each
+// ordered by count (descending), then value. Each facet's counts ignore
+// that facet's own selection. Missing counts the talks with no value.
+type Facets struct {
+	Track   []FacetValue   `json:"track"`
+	Level   []FacetValue   `json:"level"`
+	Room    []FacetValue   `json:"room"`
+	Missing map[string]int `json:"missing"` // "track", "level", "room" → talks without a value
+}
+
+// FacetValue is one bucket of a facet.
+type FacetValue struct {
+	Value    string `json:"value"`
+	Count    int    `json:"count"`
+	Selected bool   `json:"selected,omitempty"`
+}
+
+// TalkDetail is a whole talk with its related talks.
+type TalkDetail struct {
+	index.Talk
+	Related []Related `json:"related"`
+}
+
+// Related is a talk similar to another one.
+type Related struct {
+	ID          string     `json:"id"`
+	Title       string     `json:"title"`
+	Score       float64    `json:"score"`
+	SharedTerms []string   `json:"shared_terms"`
+	Room        string     `json:"room,omitempty"`
+	Start       *time.Time `json:"start,omitempty"`
+	End         *time.Time `json:"end,omitempty"`
+	// Clash is true when both talks are scheduled at overlapping times in
+	// different rooms: an attendee cannot see both.
+	Clash bool `json:"clash"`
+}
