@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestLoopbackURL(t *testing.T) {
+	tests := []struct {
+		name, in string
+		ok       bool
+	}{
+		{"ipv4 loopback", "http://127.0.0.1:8080", true},
+		{"other loopback", "http://127.0.0.2:80/", true},
+		{"ipv6 loopback", "http://[::1]:8080", true},
+		{"localhost", "http://localhost:8080", true},
+		{"public ip", "http://8.8.8.8", false},
+		{"private ip", "http://10.0.0.1:8080", false},
+		{"a name", "http://example.com", false},
+		{"all interfaces", "http://0.0.0.0:8080", false},
+		{"no scheme", "127.0.0.1:8080", false},
+		{"ftp", "ftp://127.0.0.1", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := loopbackURL(tt.in)
+			if (err == nil) != tt.ok {
+				t.Errorf("loopbackURL(%q) error = %v, want ok=%v", tt.in, err, tt.ok)
+			}
+		})
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"defaults", nil, ""},
+		{"only", []string{"--only", "healthz,search"}, ""},
+		{"unknown kind", []string{"--only", "healthz,nope"}, `unknown kind "nope"`},
+		{"zero clients", []string{"--clients", "0"}, "need at least 1"},
+		{"reload without means", []string{"--reload-after", "1s"}, "needs --reload-token"},
+		{"reload after the end", []string{"--reload-after", "2m", "--pid", "1"}, "not within"},
+		{"remote", []string{"--url", "http://192.168.1.1"}, "loopback"},
+		{"stray argument", []string{"now"}, "unexpected arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := parseFlags(tt.args, new(bytes.Buffer))
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("parseFlags(%q): %v", tt.args, err)
+				}
+				if cfg.Clients != 64 || cfg.Duration != time.Minute || cfg.Target.String() != "http://127.0.0.1:8080" {
+					t.Errorf("defaults: clients %d, duration %s, target %s", cfg.Clients, cfg.Duration, cfg.Target)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("parseFlags(%q) error = %v, want it to contain %q", tt.args, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestMixFollowsWeights checks that the default mix sends each kind in
+// proportion to its weight, and --only sends nothing else.
+func TestMixFollowsWeights(t *testing.T) {
+	corpus := &corpusInfo{IDs: []string{"a", "b"}, Tracks: []string{"T & U"}, Levels: []string{"Any"}, Rooms: []string{"R"}, Total: 2}
+	base, _ := loopbackURL("http://127.0.0.1:1")
+	const n = 100_000
+	r := rand.New(rand.NewPCG(1, 2))
+	m := newMix(base, corpus, nil)
+	got := map[Kind]int{}
+	for range n {
+		k, u := m.next(r)
+		got[k]++
+		if !strings.HasPrefix(u, "http://127.0.0.1:1/") {
+			t.Fatalf("url %q is not on the target", u)
+		}
+	}
+	for k, w := range defaultWeights {
+		want := float64(w) / 100
+		if share := float64(got[k]) / n; share < want-0.01 || share > want+0.01 {
+			t.Errorf("%s: share %.3f, want %.2f±0.01", k, share, want)
+		}
+	}
+
+	m = newMix(base, corpus, []Kind{KindHealthz, KindRelated})
+	for range 1000 {
+		k, u := m.next(r)
+		switch {
+		case k == KindHealthz && u == "http://127.0.0.1:1/healthz":
+		case k == KindRelated && (u == "http://127.0.0.1:1/api/talks/a" || u == "http://127.0.0.1:1/api/talks/b"):
+		default:
+			t.Fatalf("--only healthz,related sent %s %s", k, u)
+		}
+	}
+}
+
+// fakeServer answers like talksearch on two talks, except that talk "b"
+// is broken: its pages answer 500.
+func fakeServer(t *testing.T, reloads *atomic.Int32) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/search", func(w http.ResponseWriter, r *http.Request) {
+		hits := []map[string]string{{"id": "a"}, {"id": "b"}}
+		if r.URL.Query().Get("offset") != "" && r.URL.Query().Get("offset") != "0" {
+			hits = nil
+		}
+		json.NewEncoder(w).Encode(map[string]any{
+			"total":  2,
+			"hits":   hits,
+			"facets": map[string]any{"track": []map[string]any{{"value": "T & U", "count": 2}}},
+		})
+	})
+	talk := func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("id") == "b" {
+			http.Error(w, "boom", http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, "{}")
+	}
+	mux.HandleFunc("GET /api/talks/{id}", talk)
+	mux.HandleFunc("GET /talks/{id}", talk)
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<html>") })
+	mux.HandleFunc("GET /api/overlaps", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "{}") })
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") })
+	mux.HandleFunc("POST /admin/reload", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" {
+			http.Error(w, `{"error":"bad token"}`, http.StatusUnauthorized)
+			return
+		}
+		reloads.Add(1)
+		fmt.Fprint(w, `{"talks":2}`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestRunCountsEveryRequestAndError(t *testing.T) {
+	var reloads atomic.Int32
+	srv := fakeServer(t, &reloads)
+	target, err := loopbackURL(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{
+		Target: target, Clients: 4, Duration: 500 * time.Millisecond, Ceiling: 200 * time.Millisecond,
+		Timeout: 5 * time.Second, Seed: 7, PID: os.Getpid(),
+		ReloadAfter: 100 * time.Millisecond, ReloadToken: "s3cret",
+	}
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Talks != 2 {
+		t.Errorf("talks discovered = %d, want 2", sum.Talks)
+	}
+	total, failed := 0, 0
+	for _, k := range sum.Kinds {
+		total += k.Count
+		failed += k.ErrorCount()
+		if k.Name != string(KindTalk) && k.Name != string(KindRelated) && k.ErrorCount() > 0 {
+			t.Errorf("%s: errors %v, want none", k.Name, k.Errors)
+		}
+		if k.P50MS > k.P99MS || k.P99MS > k.MaxMS {
+			t.Errorf("%s: p50 %.3f, p99 %.3f, max %.3f not in order", k.Name, k.P50MS, k.P99MS, k.MaxMS)
+		}
+	}
+	if total != sum.All.Count || total == 0 {
+		t.Errorf("kinds add up to %d requests, all = %d", total, sum.All.Count)
+	}
+	if failed == 0 || failed != sum.All.Errors["500"] || len(sum.All.Errors) != 1 {
+		t.Errorf("errors = %v, per kind %d; want only 500s, from the broken talk", sum.All.Errors, failed)
+	}
+	if sum.Errors() != failed {
+		t.Errorf("Errors() = %d, want %d", sum.Errors(), failed)
+	}
+	if len(sum.ErrorSamples) == 0 || !strings.Contains(sum.ErrorSamples[0], "/b") {
+		t.Errorf("error samples %q do not name the broken talk", sum.ErrorSamples)
+	}
+	if sum.Ceiling == nil || sum.Ceiling.Count == 0 || sum.Ceiling.ErrorCount() != 0 {
+		t.Errorf("ceiling = %+v, want healthz requests without errors", sum.Ceiling)
+	}
+	if sum.Searches.Count == 0 || sum.Searches.Count >= sum.All.Count {
+		t.Errorf("searches %d of %d requests", sum.Searches.Count, sum.All.Count)
+	}
+	if sum.Reload == nil || sum.Reload.Status != http.StatusOK || sum.Reload.Err != "" || reloads.Load() != 1 {
+		t.Errorf("reload = %+v after %d reloads, want one 200", sum.Reload, reloads.Load())
+	}
+	if sum.RSS == nil || sum.RSS.PeakKiB < sum.RSS.StartKiB || sum.RSS.StartKiB <= 0 {
+		t.Errorf("rss = %+v", sum.RSS)
+	}
+	var out bytes.Buffer
+	if err := sum.writeText(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"searches", "ceiling (healthz alone)", "500×", "server RSS: start", "reload at"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestRunExitsWithErrorOnFailures(t *testing.T) {
+	var reloads atomic.Int32
+	srv := fakeServer(t, &reloads)
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"--url", srv.URL, "--clients", "2", "--duration", "300ms", "--only", "related", "--json",
+		"--reload-after", "100ms", "--reload-token", "wrong"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "requests failed") {
+		t.Errorf("run with a broken talk: error = %v, want failed requests", err)
+	}
+	var sum Summary
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout.String())
+	}
+	if sum.Reload == nil || sum.Reload.Status != http.StatusUnauthorized || !strings.Contains(sum.Reload.Err, "bad token") {
+		t.Errorf("reload with a wrong token = %+v, want 401 with the server's message", sum.Reload)
+	}
+	if reloads.Load() != 0 {
+		t.Errorf("server reloaded %d times with a wrong token", reloads.Load())
+	}
+}
+
+func TestReadRSS(t *testing.T) {
+	rss, hwm, err := readRSS(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rss <= 0 || hwm < rss {
+		t.Errorf("rss %d KiB, hwm %d KiB", rss, hwm)
+	}
+	if _, _, err := readRSS(1 << 30); err == nil {
+		t.Error("readRSS of a pid that cannot exist: no error")
+	}
+}
