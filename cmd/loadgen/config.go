@@ -18,6 +18,7 @@ type Config struct {
 	Duration time.Duration // length of the main phase
 	Ceiling  time.Duration // length of a /healthz-only phase before it; 0 skips it
 	Only     []Kind        // kinds of request to send; empty means the default mix
+	Distinct bool          // random word combinations instead of the query list
 	PID      int           // server process to sample RSS from; 0 skips sampling
 	Interval time.Duration // progress line period; 0 prints none
 	Timeout  time.Duration // per request
@@ -43,6 +44,7 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.DurationVar(&cfg.Duration, "duration", 60*time.Second, "length of the main phase")
 	fs.DurationVar(&cfg.Ceiling, "ceiling", 0, "measure /healthz alone for this long before the main phase (0: skip)")
 	fs.StringVar(&only, "only", "", "comma-separated kinds to send instead of the mix: "+kindList())
+	fs.BoolVar(&cfg.Distinct, "distinct", false, "search random combinations of words, so that almost no query repeats (defeats result caches)")
 	fs.IntVar(&cfg.PID, "pid", 0, "server process id, to sample its RSS from /proc/PID/status")
 	fs.DurationVar(&cfg.Interval, "interval", 0, "print a progress line this often (0: never)")
 	fs.DurationVar(&cfg.Timeout, "timeout", 10*time.Second, "timeout of one request")

@@ -43,7 +43,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	sum := &Summary{Target: cfg.Target.String(), Clients: cfg.Clients, Talks: len(corpus.IDs)}
 	if cfg.Ceiling > 0 {
 		fmt.Fprintf(progress, "ceiling: /healthz alone for %s\n", cfg.Ceiling)
-		m := newMix(cfg.Target, corpus, []Kind{KindHealthz})
+		m := newMix(cfg.Target, corpus, []Kind{KindHealthz}, false)
 		p := runPhase(ctx, client, m, cfg, cfg.Ceiling, nil, sampler, progress)
 		c := p.stats(KindHealthz)
 		sum.Ceiling = &c
@@ -58,7 +58,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.ReloadAfter > 0 {
 		reload = func(ctx context.Context) *ReloadResult { return triggerReload(ctx, client, cfg) }
 	}
-	p := runPhase(ctx, client, newMix(cfg.Target, corpus, cfg.Only), cfg, cfg.Duration, reload, sampler, progress)
+	p := runPhase(ctx, client, newMix(cfg.Target, corpus, cfg.Only, cfg.Distinct), cfg, cfg.Duration, reload, sampler, progress)
 	sum.Seconds = p.elapsed.Seconds()
 	for _, k := range kinds {
 		if s := p.stats(k); s.Count > 0 {

@@ -82,7 +82,7 @@ func TestMixFollowsWeights(t *testing.T) {
 	base, _ := loopbackURL("http://127.0.0.1:1")
 	const n = 100_000
 	r := rand.New(rand.NewPCG(1, 2))
-	m := newMix(base, corpus, nil)
+	m := newMix(base, corpus, nil, false)
 	got := map[Kind]int{}
 	for range n {
 		k, u := m.next(r)
@@ -98,7 +98,7 @@ func TestMixFollowsWeights(t *testing.T) {
 		}
 	}
 
-	m = newMix(base, corpus, []Kind{KindHealthz, KindRelated})
+	m = newMix(base, corpus, []Kind{KindHealthz, KindRelated}, false)
 	for range 1000 {
 		k, u := m.next(r)
 		switch {
@@ -247,5 +247,22 @@ func TestReadRSS(t *testing.T) {
 	}
 	if _, _, err := readRSS(1 << 30); err == nil {
 		t.Error("readRSS of a pid that cannot exist: no error")
+	}
+}
+
+// TestDistinctQueriesRarelyRepeat guards what --distinct is for: a result
+// cache of a thousand entries must miss almost always.
+func TestDistinctQueriesRarelyRepeat(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	seen := map[string]bool{}
+	const n = 10_000
+	for range n {
+		seen[distinctQuery(r)] = true
+	}
+	if len(seen) < n*9/10 {
+		t.Errorf("%d distinct queries of %d, want at least 90%%", len(seen), n)
+	}
+	if len(words) < 50 {
+		t.Errorf("only %d words to combine", len(words))
 	}
 }

@@ -19,11 +19,14 @@
 //	overlaps  GET /api/overlaps
 //	healthz   GET /healthz
 //
-// "searches" are search, filtered, browse and page together. --only limits
-// the mix to some kinds (--only healthz measures the machine's ceiling);
-// --ceiling D measures /healthz alone for D before the main phase, so the
-// report can give search throughput as a share of the ceiling of the same
-// server in the same run.
+// "searches" are search, filtered, browse and page together. A quarter of
+// the queries are prefixes, as the page searches while one types.
+// --distinct instead searches random combinations of words, so that a
+// result cache in the server cannot answer them. --only limits the mix to
+// some kinds (--only healthz measures the machine's ceiling); --ceiling D
+// measures /healthz alone for D before the main phase, so the report can
+// give search throughput as a share of the ceiling of the same server in
+// the same run.
 //
 // With --pid it samples the server's resident memory from /proc/PID/status
 // (start, peak, end and VmHWM), also every --interval for a soak. With

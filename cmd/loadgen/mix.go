@@ -77,6 +77,22 @@ var queries = []string{
 	"track:Inference", `"unbalanced`, "a AND (b OR", "+-:><=^~*?", "C++ -python",
 }
 
+// words are the words of the queries, for --distinct queries.
+var words = func() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, q := range queries {
+		for _, w := range strings.Fields(q) {
+			w = strings.Trim(w, `"+-:()`)
+			if len(w) > 1 && !seen[w] && !strings.Contains(w, ":") {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}()
+
 // corpusInfo is what discovery learnt about the server's data.
 type corpusInfo struct {
 	IDs    []string
@@ -151,10 +167,13 @@ type mix struct {
 	base    *url.URL
 	corpus  *corpusInfo
 	browseN int // pages of 20 in the browse
+	// distinct makes almost every query new, so that a result cache in
+	// the server cannot answer it: the worst case of as-you-type search.
+	distinct bool
 }
 
-func newMix(base *url.URL, corpus *corpusInfo, only []Kind) *mix {
-	m := &mix{base: base, corpus: corpus, browseN: max(1, (corpus.Total+19)/20)}
+func newMix(base *url.URL, corpus *corpusInfo, only []Kind, distinct bool) *mix {
+	m := &mix{base: base, corpus: corpus, browseN: max(1, (corpus.Total+19)/20), distinct: distinct}
 	total := 0
 	for _, k := range kinds {
 		w := defaultWeights[k]
@@ -179,15 +198,43 @@ func (m *mix) next(r *rand.Rand) (Kind, string) {
 	return k, m.url(k, r)
 }
 
+// query is what one attendee types: one of the queries, or as they type
+// it, a prefix of one (the page searches as you type).
+func (m *mix) query(r *rand.Rand) string {
+	if m.distinct {
+		return distinctQuery(r)
+	}
+	q := queries[r.IntN(len(queries))]
+	if r.IntN(4) == 0 && len(q) > 2 {
+		q = q[:2+r.IntN(len(q)-2)]
+	}
+	return q
+}
+
+// distinctQuery joins two or three random words and misspells one now and
+// then: 60 words give over 200,000 different queries.
+func distinctQuery(r *rand.Rand) string {
+	n := 2 + r.IntN(2)
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = words[r.IntN(len(words))]
+	}
+	if w := ws[0]; r.IntN(3) == 0 && len(w) > 3 {
+		i := r.IntN(len(w) - 1)
+		ws[0] = w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:]
+	}
+	return strings.Join(ws, " ")
+}
+
 func (m *mix) url(k Kind, r *rand.Rand) string {
 	pick := func(s []string) string { return s[r.IntN(len(s))] }
 	switch k {
 	case KindSearch:
-		return endpoint(m.base, "/api/search", url.Values{"q": {pick(queries)}})
+		return endpoint(m.base, "/api/search", url.Values{"q": {m.query(r)}})
 	case KindFiltered:
 		v := url.Values{}
 		if r.IntN(4) > 0 {
-			v.Set("q", pick(queries))
+			v.Set("q", m.query(r))
 		}
 		if len(m.corpus.Tracks) > 0 {
 			v.Add("track", pick(m.corpus.Tracks))
@@ -212,7 +259,7 @@ func (m *mix) url(k Kind, r *rand.Rand) string {
 		}
 		return endpoint(m.base, "/api/search", v)
 	case KindPage:
-		return endpoint(m.base, "/", url.Values{"q": {pick(queries)}})
+		return endpoint(m.base, "/", url.Values{"q": {m.query(r)}})
 	case KindTalk:
 		return endpoint(m.base, "/talks/"+url.PathEscape(pick(m.corpus.IDs)), nil)
 	case KindRelated:
