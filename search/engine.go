@@ -2,31 +2,470 @@ package search
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search/overlap"
 )
 
-// Engine answers searches, talk lookups, related talks and overlaps over one
-// corpus. It is safe for concurrent use.
-// TODO(search): implemented by the search work (issue 3); this is a stub.
-type Engine struct{}
+// Limits of a Request.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+	MaxOffset    = 10000
+	// MaxQueryLen bounds the query in bytes: a search box never needs
+	// more, and parsing and fuzzy matching grow with it.
+	MaxQueryLen = 512
+	// MaxFacetValues bounds the values of one facet a request may select.
+	MaxFacetValues = 32
+)
 
-// New indexes the corpus and returns an engine over it.
-func New(c *index.Corpus) (*Engine, error) { return &Engine{}, nil }
+// Options tune an Engine; the zero value is the default.
+type Options struct {
+	// CacheSize is the number of search results kept per corpus (an LRU);
+	// 0 means DefaultCacheSize, a negative value disables the cache.
+	CacheSize int
+	// RelatedCount is the number of related talks per talk; 0 means
+	// DefaultRelatedCount.
+	RelatedCount int
+	// PrecomputeRelatedMax: corpora of at most this many talks get every
+	// talk's related list computed when the engine is built; larger ones
+	// compute each list on first use. 0 means DefaultPrecomputeRelatedMax.
+	PrecomputeRelatedMax int
+}
+
+// Defaults of Options.
+const (
+	DefaultCacheSize            = 1024
+	DefaultRelatedCount         = 5
+	DefaultPrecomputeRelatedMax = 2000
+)
+
+func (o Options) withDefaults() Options {
+	if o.CacheSize == 0 {
+		o.CacheSize = DefaultCacheSize
+	}
+	if o.RelatedCount <= 0 {
+		o.RelatedCount = DefaultRelatedCount
+	}
+	if o.PrecomputeRelatedMax <= 0 {
+		o.PrecomputeRelatedMax = DefaultPrecomputeRelatedMax
+	}
+	return o
+}
+
+// Engine answers searches, talk lookups, related talks and overlaps over one
+// corpus. It is safe for concurrent use. Everything it knows about a corpus
+// lives in an immutable snapshot, so Replace can swap in a re-indexed corpus
+// while searches run: each call uses the snapshot current when it started.
+type Engine struct {
+	opts Options
+	snap atomic.Pointer[snapshot]
+}
+
+// New indexes the corpus and returns an engine over it, with default Options.
+func New(c *index.Corpus) (*Engine, error) { return NewWithOptions(c, Options{}) }
+
+// NewWithOptions indexes the corpus and returns an engine over it.
+func NewWithOptions(c *index.Corpus, o Options) (*Engine, error) {
+	e := &Engine{opts: o.withDefaults()}
+	if err := e.Replace(c); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Replace indexes c and, once everything is built, makes it the corpus of
+// later calls. On error the engine keeps its current corpus.
+func (e *Engine) Replace(c *index.Corpus) error {
+	if c == nil {
+		return fmt.Errorf("search engine: nil corpus")
+	}
+	s, err := newSnapshot(c.Talks, e.opts)
+	if err != nil {
+		return fmt.Errorf("search engine: %w", err)
+	}
+	if old := e.snap.Swap(s); old != nil {
+		// Searches still running on the old snapshot finish first: the
+		// index is closed only when they let go of it.
+		old.release()
+	}
+	return nil
+}
+
+// Close releases the index. The engine must not be used afterwards.
+func (e *Engine) Close() error {
+	if s := e.snap.Swap(nil); s != nil {
+		s.release()
+	}
+	return nil
+}
+
+// acquire returns the current snapshot, held until done is called.
+func (e *Engine) acquire() (*snapshot, func(), error) {
+	for {
+		s := e.snap.Load()
+		if s == nil {
+			return nil, nil, fmt.Errorf("search engine is closed")
+		}
+		if s.hold() {
+			return s, s.unhold, nil
+		}
+		// s was replaced and drained between Load and hold: retry with
+		// the new one.
+	}
+}
 
 // Search runs a user's search.
 func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
-	return nil, errors.New("search: not implemented")
+	start := time.Now()
+	r, err := normalize(r)
+	if err != nil {
+		return nil, err
+	}
+	s, done, err := e.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	key := r.cacheKey()
+	if res, ok := s.cache.get(key); ok {
+		out := *res
+		out.TookMS = msSince(start)
+		return &out, nil
+	}
+	res, err := s.search(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	s.cache.put(key, res)
+	out := *res
+	out.TookMS = msSince(start)
+	return &out, nil
 }
 
 // Talk returns one talk with its related talks, or ErrNotFound.
 func (e *Engine) Talk(ctx context.Context, id string) (*TalkDetail, error) {
-	return nil, ErrNotFound
+	s, done, err := e.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	d, ok := s.byID[id]
+	if !ok {
+		return nil, fmt.Errorf("talk %q: %w", id, ErrNotFound)
+	}
+	rel, err := s.relatedOf(ctx, d)
+	if err != nil {
+		return nil, fmt.Errorf("related talks of %s: %w", id, err)
+	}
+	return &TalkDetail{Talk: *d.talk, Related: rel}, nil
 }
 
-// Overlaps returns the overlap report of the corpus.
+// Talks returns every talk of the corpus in schedule order (start time,
+// unscheduled last, then title).
+func (e *Engine) Talks() []index.Talk {
+	s := e.snap.Load()
+	if s == nil {
+		return nil
+	}
+	out := make([]index.Talk, len(s.byTime))
+	for i, d := range s.byTime {
+		out[i] = *d.talk
+	}
+	return out
+}
+
+// Overlaps returns the overlap report of the corpus. Detection runs once per
+// corpus and minimum score; later calls share the report.
 func (e *Engine) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
-	return overlap.Detect(nil, overlap.Options{Min: min}), nil
+	if min < 0 || min > 1 {
+		return nil, fmt.Errorf("overlap minimum %v not in [0,1]: %w", min, ErrInvalid)
+	}
+	s, done, err := e.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return s.overlaps(min), nil
+}
+
+func msSince(t time.Time) float64 {
+	return float64(time.Since(t).Microseconds()) / 1000
+}
+
+// doc is what a snapshot knows of one talk beyond the index.
+type doc struct {
+	talk  *index.Talk
+	ord   int // position in the corpus order of byTime
+	track string
+	level string
+	room  string
+}
+
+// snapshot is everything built from one corpus; it never changes after
+// newSnapshot returns, except for its caches.
+type snapshot struct {
+	idx    bleve.Index
+	opts   Options
+	byID   map[string]*doc
+	byTime []*doc // every talk, ordered by start, unscheduled last, title
+	vocab  *vocabulary
+	// analyzer is the title field's: what query words become.
+	analyzer analysis.Analyzer
+	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers)
+	stats    *termStats
+	values   map[string][]string // facet name → its known values, sorted
+
+	cache *resultCache
+
+	related sync.Map // talk id → []Related
+
+	overlapMu sync.Mutex
+	overlapBy map[float64]*overlap.Report
+
+	// refs counts holders; releasing the snapshot closes the index once
+	// no search holds it. A negative count means closed.
+	refMu sync.Mutex
+	refs  int
+	dead  bool
+}
+
+func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
+	idx, err := index.Build(talks)
+	if err != nil {
+		return nil, fmt.Errorf("build index: %w", err)
+	}
+	s := &snapshot{
+		idx:       idx,
+		opts:      o,
+		byID:      make(map[string]*doc, len(talks)),
+		byTime:    make([]*doc, 0, len(talks)),
+		cache:     newResultCache(o.CacheSize),
+		overlapBy: map[float64]*overlap.Report{},
+		values:    map[string][]string{},
+	}
+	seen := map[string]map[string]bool{"track": {}, "level": {}, "room": {}}
+	for i := range talks {
+		t := &talks[i]
+		if _, dup := s.byID[t.ID]; dup {
+			idx.Close()
+			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
+		}
+		d := &doc{talk: t, track: t.Track, level: t.Level, room: t.Room}
+		s.byID[t.ID] = d
+		s.byTime = append(s.byTime, d)
+		for name, v := range map[string]string{"track": t.Track, "level": t.Level, "room": t.Room} {
+			if v != "" && !seen[name][v] {
+				seen[name][v] = true
+				s.values[name] = append(s.values[name], v)
+			}
+		}
+	}
+	for _, vs := range s.values {
+		sort.Strings(vs)
+	}
+	sort.SliceStable(s.byTime, func(i, j int) bool { return timeLess(s.byTime[i].talk, s.byTime[j].talk) })
+	for i, d := range s.byTime {
+		d.ord = i
+	}
+	m := idx.Mapping()
+	if s.analyzer = m.AnalyzerNamed(m.AnalyzerNameForPath(index.FieldTitle)); s.analyzer == nil {
+		idx.Close()
+		return nil, fmt.Errorf("no analyzer for field %s", index.FieldTitle)
+	}
+	s.vocab = newVocabulary(talks)
+	s.stats = newTermStats(talks)
+	if s.dict, err = termDict(idx); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	if len(talks) <= o.PrecomputeRelatedMax {
+		ctx := context.Background()
+		for _, d := range s.byTime {
+			if _, err := s.relatedOf(ctx, d); err != nil {
+				idx.Close()
+				return nil, fmt.Errorf("related talks of %s: %w", d.talk.ID, err)
+			}
+		}
+	}
+	return s, nil
+}
+
+// timeLess orders talks by start time, unscheduled (no start) last, then by
+// title and id so the order is total.
+func timeLess(a, b *index.Talk) bool {
+	switch {
+	case a.Start != nil && b.Start != nil && !a.Start.Equal(*b.Start):
+		return a.Start.Before(*b.Start)
+	case (a.Start == nil) != (b.Start == nil):
+		return a.Start != nil
+	case a.Title != b.Title:
+		return a.Title < b.Title
+	}
+	return a.ID < b.ID
+}
+
+// termDict reads the index's term dictionary of the text fields: the terms
+// a query can match, with the most talks any one field has them in.
+func termDict(idx bleve.Index) (map[string]uint64, error) {
+	out := map[string]uint64{}
+	for _, f := range []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers} {
+		fd, err := idx.FieldDict(f)
+		if err != nil {
+			return nil, fmt.Errorf("term dictionary of %s: %w", f, err)
+		}
+		for {
+			e, err := fd.Next()
+			if err != nil {
+				fd.Close()
+				return nil, fmt.Errorf("term dictionary of %s: %w", f, err)
+			}
+			if e == nil {
+				break
+			}
+			out[e.Term] = max(out[e.Term], e.Count)
+		}
+		if err := fd.Close(); err != nil {
+			return nil, fmt.Errorf("term dictionary of %s: %w", f, err)
+		}
+	}
+	return out, nil
+}
+
+func (s *snapshot) hold() bool {
+	s.refMu.Lock()
+	defer s.refMu.Unlock()
+	if s.dead {
+		return false
+	}
+	s.refs++
+	return true
+}
+
+func (s *snapshot) unhold() {
+	s.refMu.Lock()
+	s.refs--
+	closeNow := s.dead && s.refs == 0
+	s.refMu.Unlock()
+	if closeNow {
+		s.idx.Close()
+	}
+}
+
+// release marks the snapshot replaced; the index closes when the last
+// holder lets go.
+func (s *snapshot) release() {
+	s.refMu.Lock()
+	s.dead = true
+	closeNow := s.refs == 0
+	s.refMu.Unlock()
+	if closeNow {
+		s.idx.Close()
+	}
+}
+
+func (s *snapshot) overlaps(min float64) *overlap.Report {
+	s.overlapMu.Lock()
+	defer s.overlapMu.Unlock()
+	if r, ok := s.overlapBy[min]; ok {
+		return r
+	}
+	talks := make([]index.Talk, len(s.byTime))
+	for i, d := range s.byTime {
+		talks[i] = *d.talk
+	}
+	r := overlap.Detect(talks, overlap.Options{Min: min})
+	s.overlapBy[min] = r
+	return r
+}
+
+// normalize validates r and fills its defaults, so that equal searches have
+// equal requests (and cache keys).
+func normalize(r Request) (Request, error) {
+	if len(r.Query) > MaxQueryLen {
+		return r, fmt.Errorf("query is %d bytes, longer than %d: %w", len(r.Query), MaxQueryLen, ErrInvalid)
+	}
+	r.Query = strings.Join(strings.Fields(strings.ToValidUTF8(r.Query, " ")), " ")
+	switch {
+	case r.Limit < 0:
+		return r, fmt.Errorf("limit %d is negative: %w", r.Limit, ErrInvalid)
+	case r.Limit > MaxLimit:
+		return r, fmt.Errorf("limit %d is above %d: %w", r.Limit, MaxLimit, ErrInvalid)
+	case r.Limit == 0:
+		r.Limit = DefaultLimit
+	}
+	if r.Offset < 0 || r.Offset > MaxOffset {
+		return r, fmt.Errorf("offset %d not in [0,%d]: %w", r.Offset, MaxOffset, ErrInvalid)
+	}
+	switch strings.ToLower(strings.TrimSpace(r.Sort)) {
+	case "", SortRelevance:
+		r.Sort = SortRelevance
+	case SortTime:
+		r.Sort = SortTime
+	default:
+		return r, fmt.Errorf("sort %q is not %q or %q: %w", r.Sort, SortRelevance, SortTime, ErrInvalid)
+	}
+	var err error
+	if r.Tracks, err = cleanValues("track", r.Tracks); err != nil {
+		return r, err
+	}
+	if r.Levels, err = cleanValues("level", r.Levels); err != nil {
+		return r, err
+	}
+	if r.Rooms, err = cleanValues("room", r.Rooms); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// cleanValues trims, drops empty and duplicate values and sorts them: the
+// selection is a set.
+func cleanValues(facet string, vs []string) ([]string, error) {
+	if len(vs) > MaxFacetValues {
+		return nil, fmt.Errorf("%d %s values, more than %d: %w", len(vs), facet, MaxFacetValues, ErrInvalid)
+	}
+	var out []string
+	for _, v := range vs {
+		v = strings.TrimSpace(v)
+		if v != "" && len(v) <= MaxQueryLen {
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	out = compactStrings(out)
+	return out, nil
+}
+
+func compactStrings(s []string) []string {
+	if len(s) < 2 {
+		return s
+	}
+	out := s[:1]
+	for _, v := range s[1:] {
+		if v != out[len(out)-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (r Request) cacheKey() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q|%s|%d|%d", r.Query, r.Sort, r.Limit, r.Offset)
+	for _, vs := range [][]string{r.Tracks, r.Levels, r.Rooms} {
+		b.WriteByte('|')
+		for _, v := range vs {
+			fmt.Fprintf(&b, "%q,", v)
+		}
+	}
+	return b.String()
 }

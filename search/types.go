@@ -32,6 +32,9 @@ type Result struct {
 	Hits       []Hit   `json:"hits"`
 	Facets     Facets  `json:"facets"`
 	DidYouMean string  `json:"did_you_mean,omitempty"`
+	// Synonyms are the expansions the query used, as "MoE → mixture of
+	// experts", so a page can say why a talk matched.
+	Synonyms []string `json:"synonyms,omitempty"`
 }
 
 // Hit is one talk of a Result.

@@ -1,0 +1,264 @@
+package search
+
+import (
+	"strings"
+
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// Field weights of a plain word. A title match outranks an abstract-only
+// one; speakers (names and affiliations) sit between, so "Meta" finds the
+// talks given by Meta people before talks that merely mention Meta.
+var fieldWeights = []struct {
+	field  string
+	weight float64
+}{
+	{index.FieldTitle, 3},
+	{index.FieldSpeakers, 2},
+	{index.FieldAbstract, 1},
+}
+
+// Weights of the alternatives of a word relative to the word as typed.
+const (
+	// synonymWeight: an expansion ("mixture of experts" for "MoE") counts,
+	// but less than the literal word.
+	synonymWeight = 0.5
+	// correctionWeight: a correction of a word the index does not know.
+	// The typed word matches nothing, so this weight only ranks
+	// corrected words against the query's other words.
+	correctionWeight = 0.7
+	// phraseBoost: talks with the words of the query next to each other.
+	phraseBoost = 1.5
+	// breakFactor scales the score of breaks (coffee, lunch) so that they
+	// rank below sessions unless the query is about them.
+	breakFactor = 0.25
+)
+
+// plan is a parsed query compiled against one snapshot.
+type plan struct {
+	// q selects and scores the talks; nil means every talk (an empty
+	// query, or one made only of a track: filter).
+	q query.Query
+	// tracks, when non-nil, restricts results to these tracks (from a
+	// track: clause); an empty non-nil set matches nothing.
+	tracks map[string]bool
+	// corrected is the query with unknown words replaced by their
+	// corrections, when any were; "" otherwise.
+	corrected string
+	// synonyms are the expansions that applied, as "MoE → mixture of experts".
+	synonyms []string
+	// none: the query can match nothing (e.g. only stop words excluded).
+	none bool
+}
+
+// compile turns a parsed query into a Bleve query over the snapshot's
+// fields, with corrections and synonyms.
+func (s *snapshot) compile(p parsed) plan {
+	var pl plan
+	var must, should, mustNot []query.Query
+
+	words := s.contentWords(p.Words)
+	if len(words) > 0 {
+		clauses := make([]query.Query, 0, len(words))
+		var fixed []string
+		anyFix := false
+		for _, w := range words {
+			alts := []alternative{{text: w, weight: 1}}
+			if fix := s.corrections(w); len(fix) > 0 {
+				anyFix = true
+				fixed = append(fixed, fix[0])
+				for _, f := range fix {
+					alts = append(alts, alternative{text: f, weight: correctionWeight})
+				}
+			} else {
+				fixed = append(fixed, w)
+			}
+			for _, syn := range s.synonyms(w) {
+				alts = append(alts, alternative{text: syn, weight: synonymWeight, phrase: strings.Contains(syn, " ")})
+				pl.synonyms = append(pl.synonyms, w+" → "+syn)
+			}
+			clauses = append(clauses, wordClause(alts))
+		}
+		for _, syn := range s.phraseSynonyms(words) {
+			should = append(should, wordClause([]alternative{{text: syn.with, weight: synonymWeight * float64(syn.words), phrase: strings.Contains(syn.with, " ")}}))
+			pl.synonyms = append(pl.synonyms, syn.from+" → "+syn.with)
+		}
+		if anyFix {
+			pl.corrected = strings.Join(fixed, " ")
+		}
+		// The coordination factor of a disjunction (matched clauses /
+		// clauses) is what ranks talks with every word above talks with
+		// some of them.
+		must = append(must, query.NewDisjunctionQuery(clauses))
+		if len(words) > 1 {
+			should = append(should, proximityClauses(words)...)
+		}
+	}
+	for _, ph := range p.Phrases {
+		must = append(must, fieldsQuery(ph, true, 1))
+	}
+	for _, fc := range p.Fields {
+		switch fc.Prefix {
+		case "track":
+			pl.tracks = s.tracksMatching(fc.Value, pl.tracks)
+		case "title":
+			must = append(must, fieldQuery(index.FieldTitle, fc.Value, fc.Phrase, 1))
+		case "abstract":
+			must = append(must, fieldQuery(index.FieldAbstract, fc.Value, fc.Phrase, 1))
+		case "speaker":
+			must = append(must, fieldQuery(index.FieldSpeakers, fc.Value, fc.Phrase, 1))
+		}
+	}
+	for _, ex := range p.Excludes {
+		mustNot = append(mustNot, fieldsQuery(ex, strings.Contains(ex, " "), 1))
+	}
+	if len(must) == 0 && len(mustNot) == 0 {
+		if len(p.Words)+len(p.Phrases) > 0 && pl.tracks == nil {
+			// Only filler words ("the", "how to"): nothing to look for.
+			pl.none = true
+		}
+		return pl
+	}
+	if len(must) == 0 {
+		must = append(must, query.NewMatchAllQuery())
+	}
+	b := query.NewBooleanQuery(must, nil, mustNot)
+	if len(should) > 0 {
+		// Bleve scales a disjunction by the share of its clauses that
+		// matched; boosting by their number undoes that for one match.
+		sq := query.NewDisjunctionQuery(should)
+		sq.SetBoost(float64(len(should)))
+		b.AddShould(sq)
+	}
+	pl.q = b
+	return pl
+}
+
+// alternative is one way of matching a word of the query.
+type alternative struct {
+	text   string
+	weight float64
+	phrase bool
+}
+
+// wordClause matches one word of the query, or any of its alternatives, in
+// any field. Per field, the alternatives form a disjunction boosted by their
+// number, so a word with three alternatives weighs what a word without any
+// does (Bleve's coordination factor would otherwise divide it).
+func wordClause(alts []alternative) query.Query {
+	perField := make([]query.Query, 0, len(fieldWeights))
+	for _, fw := range fieldWeights {
+		qs := make([]query.Query, 0, len(alts))
+		for _, a := range alts {
+			qs = append(qs, fieldQuery(fw.field, a.text, a.phrase, fw.weight*a.weight*float64(len(alts))))
+		}
+		if len(qs) == 1 {
+			perField = append(perField, qs[0])
+			continue
+		}
+		perField = append(perField, query.NewDisjunctionQuery(qs))
+	}
+	return query.NewDisjunctionQuery(perField)
+}
+
+// proximityClauses reward talks where the query's words stand together: the
+// whole input as a phrase, and each pair of neighbouring words.
+func proximityClauses(words []string) []query.Query {
+	var qs []query.Query
+	whole := strings.Join(words, " ")
+	qs = append(qs,
+		fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost),
+		fieldQuery(index.FieldAbstract, whole, true, phraseBoost),
+		fieldQuery(index.FieldSpeakers, whole, true, 2*phraseBoost),
+	)
+	if len(words) > 2 {
+		for i := 0; i+1 < len(words) && i < 6; i++ {
+			pair := words[i] + " " + words[i+1]
+			qs = append(qs,
+				fieldQuery(index.FieldTitle, pair, true, phraseBoost),
+				fieldQuery(index.FieldAbstract, pair, true, phraseBoost/2),
+			)
+		}
+	}
+	return qs
+}
+
+// fieldsQuery matches text in the title, abstract or speakers.
+func fieldsQuery(text string, phrase bool, boost float64) query.Query {
+	qs := make([]query.Query, 0, len(fieldWeights))
+	for _, fw := range fieldWeights {
+		qs = append(qs, fieldQuery(fw.field, text, phrase, boost*fw.weight))
+	}
+	return query.NewDisjunctionQuery(qs)
+}
+
+// fieldQuery matches text in one field, analysed by that field's analyzer:
+// as a phrase, or as words of which any may match.
+func fieldQuery(field, text string, phrase bool, boost float64) query.Query {
+	if phrase {
+		q := query.NewMatchPhraseQuery(text)
+		q.SetField(field)
+		q.SetBoost(boost)
+		return q
+	}
+	q := query.NewMatchQuery(text)
+	q.SetField(field)
+	q.SetBoost(boost)
+	return q
+}
+
+// contentWords drops the words that carry no meaning for a search: those
+// the analyzer removes entirely, and question filler ("how", "what", "I").
+// If that would leave nothing, the analyzer's verdict alone decides.
+func (s *snapshot) contentWords(words []string) []string {
+	var kept, filler []string
+	for _, w := range words {
+		if len(s.analyze(w)) == 0 {
+			continue
+		}
+		if queryFiller[strings.ToLower(w)] {
+			filler = append(filler, w)
+			continue
+		}
+		kept = append(kept, w)
+	}
+	if len(kept) == 0 {
+		return filler
+	}
+	return kept
+}
+
+// queryFiller are words of questions that say nothing about the topic.
+var queryFiller = map[string]bool{
+	"how": true, "what": true, "why": true, "when": true, "where": true, "which": true, "who": true,
+	"do": true, "does": true, "did": true, "can": true, "could": true, "should": true, "would": true,
+	"i": true, "we": true, "you": true, "my": true, "our": true, "me": true, "is": true, "are": true,
+	"the": true, "a": true, "an": true, "to": true, "of": true, "in": true, "on": true, "for": true,
+	"with": true, "about": true, "and": true, "or": true, "any": true, "there": true, "talk": true,
+	"talks": true, "session": true, "sessions": true, "get": true, "way": true, "ways": true,
+}
+
+// tracksMatching returns the tracks whose name contains v, ignoring case,
+// intersected with prev when prev is non-nil.
+func (s *snapshot) tracksMatching(v string, prev map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	lv := strings.ToLower(v)
+	for _, t := range s.values["track"] {
+		if strings.Contains(strings.ToLower(t), lv) && (prev == nil || prev[t]) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// analyze returns the index terms of text as the title field analyses it.
+func (s *snapshot) analyze(text string) []string {
+	ts := s.analyzer.Analyze([]byte(text))
+	out := make([]string, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, string(t.Term))
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package search
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// vocabulary is the words of the corpus as written (lower-cased, not
+// stemmed), with the number of talks using each: what typos are corrected
+// to. Correcting against surface words rather than stems keeps suggestions
+// readable ("speculative", not "specul") and lets a misspelling whose stem
+// differs from the right word's ("speculativ") still find it.
+type vocabulary struct {
+	df    map[string]int
+	byLen map[int][]string // words by rune length, for the edit-distance scan
+}
+
+func newVocabulary(talks []index.Talk) *vocabulary {
+	v := &vocabulary{df: map[string]int{}, byLen: map[int][]string{}}
+	seen := map[string]bool{}
+	for i := range talks {
+		t := &talks[i]
+		clear(seen)
+		add := func(text string) {
+			for _, w := range surfaceWords(text) {
+				if !seen[w] {
+					seen[w] = true
+					v.df[w]++
+				}
+			}
+		}
+		add(t.Title)
+		add(t.Abstract)
+		for _, sp := range t.Speakers {
+			add(sp.Name)
+			add(sp.Affiliation)
+		}
+	}
+	for w := range v.df {
+		n := len([]rune(w))
+		v.byLen[n] = append(v.byLen[n], w)
+	}
+	for _, ws := range v.byLen {
+		sort.Strings(ws)
+	}
+	return v
+}
+
+// surfaceWords splits text into lower-cased runs of letters and digits.
+func surfaceWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	})
+}
+
+// maxEdits is how many edits a word of n letters may be away from its
+// correction: short words have too many neighbours to guess.
+func maxEdits(n int) int {
+	switch {
+	case n < 5:
+		return 0
+	case n < 8:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// correctWithin returns the corpus words closest to w, at most limit edits
+// away (a swap of neighbours counting as one), most used first, at most max
+// of them; none when w is itself a corpus word.
+func (v *vocabulary) correctWithin(w string, limit, max int) []string {
+	w = strings.ToLower(w)
+	if v.df[w] > 0 || limit <= 0 {
+		return nil
+	}
+	rw := []rune(w)
+	best := limit + 1
+	var cands []string
+	for n := len(rw) - limit; n <= len(rw)+limit; n++ {
+		for _, c := range v.byLen[n] {
+			d := editDistance(rw, []rune(c), best)
+			switch {
+			case d < best:
+				best = d
+				cands = append(cands[:0], c)
+			case d == best:
+				cands = append(cands, c)
+			}
+		}
+	}
+	if best > limit {
+		return nil
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return v.df[cands[i]] > v.df[cands[j]] })
+	if len(cands) > max {
+		cands = cands[:max]
+	}
+	return cands
+}
+
+// editDistance is the optimal-string-alignment distance of a and b (the
+// Levenshtein distance where swapping two neighbours is one edit), or any
+// value above bound once it is certain to exceed bound.
+func editDistance(a, b []rune, bound int) int {
+	if d := len(a) - len(b); d > bound || -d > bound {
+		return bound + 1
+	}
+	// Three rows: the one before the previous is needed for swaps.
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > bound {
+			return bound + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// corrections returns what the user probably meant by w when the index does
+// not know w: the closest corpus words. Words with digits or punctuation
+// (`mi300x`, `<1ms`) are product names and numbers, never corrected.
+func (s *snapshot) corrections(w string) []string {
+	lw := strings.ToLower(w)
+	for _, r := range lw {
+		if !unicode.IsLetter(r) {
+			return nil
+		}
+	}
+	if s.vocab.df[lw] > 0 || s.knownTerms(w) {
+		return nil
+	}
+	return s.vocab.correctWithin(lw, maxEdits(len([]rune(lw))), 2)
+}
+
+// knownTerms says whether every index term of w occurs in the corpus.
+func (s *snapshot) knownTerms(w string) bool {
+	terms := s.analyze(w)
+	if len(terms) == 0 {
+		return false
+	}
+	for _, t := range terms {
+		if s.dict[t] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// suggestQuery proposes another query when one found nothing: each word the
+// corpus does not know replaced by its closest corpus word, allowing one
+// edit more than the corrections a search makes by itself. "" when there
+// is nothing better to propose.
+func (s *snapshot) suggestQuery(p parsed) string {
+	var words []string
+	words = append(words, p.Words...)
+	for _, ph := range p.Phrases {
+		words = append(words, strings.Fields(ph)...)
+	}
+	changed := false
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		if s.vocab.df[lw] > 0 || s.knownTerms(w) || len([]rune(lw)) < 4 {
+			out = append(out, w)
+			continue
+		}
+		if fix := s.vocab.correctWithin(lw, maxEdits(len([]rune(lw)))+1, 1); len(fix) > 0 {
+			out = append(out, fix[0])
+			changed = true
+			continue
+		}
+		out = append(out, w)
+	}
+	if !changed {
+		return ""
+	}
+	return strings.Join(out, " ")
+}
