@@ -1,0 +1,325 @@
+package index
+
+import (
+	"math"
+	"strings"
+)
+
+// Matching thresholds, measured on the seeds (see dedup_test.go): a dump
+// paragraph of a known talk shares nearly all its three-word shingles with
+// that talk (≥ 0.95 even with edited quotes, dashes and wrapping), a
+// paragraph of another talk almost none (≤ 0.1).
+const (
+	// matchContainment is the share of a paragraph's shingles that must occur
+	// in a talk's abstract for the paragraph to be that talk's.
+	matchContainment = 0.6
+)
+
+// Merge records that a seed file repeated a talk already known.
+type Merge struct {
+	TalkID     string
+	Title      string
+	File       string
+	Paragraphs int // paragraphs of File matched to the talk
+}
+
+// known is a talk under construction with its matching data.
+type known struct {
+	talk     Talk
+	shingles map[string]struct{} // every shingle of the abstract
+	folded   string              // folded words of the abstract, for short paragraphs
+	// firstFile is the seed file the talk was first found in.
+	firstFile string
+}
+
+func newKnown(t Talk) *known {
+	k := &known{talk: t, shingles: map[string]struct{}{}}
+	k.refresh()
+	return k
+}
+
+func (k *known) refresh() {
+	k.shingles = shingles(k.talk.Abstract)
+	k.folded = " " + strings.Join(matchWords(k.talk.Abstract), " ") + " "
+}
+
+func (k *known) addSource(file string) {
+	for _, s := range k.talk.Sources {
+		if s == file {
+			return
+		}
+	}
+	k.talk.Sources = append(k.talk.Sources, file)
+}
+
+// merger assigns the paragraphs of abstract dumps to talks: to a known talk
+// when the paragraph repeats it, otherwise to a talk of its own made by
+// grouping continuous paragraphs.
+type merger struct {
+	talks  []*known
+	idf    map[string]float64
+	merges []Merge
+}
+
+// addScheduled adds a talk of a schedule page. The same session (same
+// title and start) on two schedule pages is one talk with both sources.
+func (m *merger) addScheduled(t Talk) {
+	for _, k := range m.talks {
+		if k.talk.Scheduled && k.talk.ID == t.ID {
+			for _, s := range t.Sources {
+				k.addSource(s)
+				m.merges = append(m.merges, Merge{TalkID: t.ID, Title: t.Title, File: s})
+			}
+			return
+		}
+	}
+	k := newKnown(t)
+	if len(t.Sources) > 0 {
+		k.firstFile = t.Sources[0]
+	}
+	m.talks = append(m.talks, k)
+}
+
+// match returns the index of the known talk that contains paragraph p, or
+// -1. prefer is the talk of the previous paragraph, which wins a tie (a
+// short paragraph such as "What you'll learn:" may occur in several talks).
+func (m *merger) match(p string, prefer int) int {
+	sh := shingles(p)
+	words := strings.Join(matchWords(p), " ")
+	if words == "" {
+		return -1
+	}
+	best, bestScore := -1, 0.0
+	for i, k := range m.talks {
+		if k.talk.Abstract == "" {
+			continue
+		}
+		var score float64
+		if len(sh) < 2 {
+			// Too short for shingles to mean anything: exact words only.
+			if strings.Contains(k.folded, " "+words+" ") {
+				score = 1
+			}
+		} else {
+			score = containment(sh, k.shingles)
+		}
+		if score > bestScore || (score == bestScore && score > 0 && i == prefer) {
+			best, bestScore = i, score
+		}
+	}
+	if bestScore < matchContainment {
+		return -1
+	}
+	return best
+}
+
+// addDump assigns every paragraph of one abstract dump. It walks the file in
+// order; a paragraph that repeats a known talk merges into it; the others
+// form groups of continuous paragraphs (see continues), each a new talk
+// known only from the abstract dumps.
+func (m *merger) addDump(d *AbstractDump, file string) {
+	var open *known    // the abstract-only talk being extended, if any
+	var group []string // its paragraphs seen in this file
+	prev := -1
+	counts := map[int]int{}
+	createdHere := map[int]bool{}
+	var order []int
+	closeGroup := func() {
+		open, group = nil, nil
+	}
+	for _, p := range d.Paragraphs {
+		if i := m.match(p.Text, prev); i >= 0 {
+			closeGroup()
+			prev = i
+			if createdHere[i] {
+				continue // a paragraph repeated inside one file
+			}
+			if counts[i] == 0 {
+				order = append(order, i)
+			}
+			counts[i]++
+			m.talks[i].addSource(file)
+			if !m.talks[i].talk.Scheduled {
+				// An abstract-only talk seen again may go on in this file.
+				open, group = m.talks[i], splitParagraphs(m.talks[i].talk.Abstract)
+			}
+			continue
+		}
+		if open != nil && m.continues(group, p.Text) {
+			group = append(group, p.Text)
+			open.talk.Abstract = joinParagraphs(append(splitParagraphs(open.talk.Abstract), p.Text))
+			open.refresh()
+			continue
+		}
+		t := Talk{
+			Title:    DerivedTitle(p.Text),
+			Abstract: p.Text,
+			Kind:     KindTalk,
+			Sources:  []string{file},
+		}
+		t.ID = TalkID(t.Title, AbstractIdentity(p.Text))
+		open, group = newKnown(t), []string{p.Text}
+		open.firstFile = file
+		m.talks = append(m.talks, open)
+		prev = len(m.talks) - 1
+		createdHere[prev] = true
+	}
+	for _, i := range order {
+		k := m.talks[i]
+		m.merges = append(m.merges, Merge{TalkID: k.talk.ID, Title: k.talk.Title, File: file, Paragraphs: counts[i]})
+	}
+}
+
+// Continuity thresholds (see continues).
+const (
+	// cohesionContinue: this share of a paragraph's topic weight (idf of its
+	// stemmed content words) already present in the talk so far continues
+	// the talk. Measured on the seeds: paragraphs that begin a talk share at
+	// most 0.2 with the talk before them.
+	cohesionContinue = 0.3
+	// minAbstractWords: a group shorter than this is a lead-in ("torch.compile
+	// is the goto mechanism …"), not a whole abstract, so it takes the next
+	// paragraph. Every abstract-only talk of the seeds is longer.
+	minAbstractWords = 40
+)
+
+// continues decides whether paragraph p goes on the talk whose paragraphs
+// so far are group, rather than beginning a new talk. The dumps separate
+// paragraphs and talks alike by a blank line, so the decision rests on how
+// abstracts are written:
+//
+//   - An abstract introduces its talk once. A paragraph opening with "This
+//     talk", "In this talk", "This session" … continues a group that has not
+//     yet said what the talk does (the group was context: "LLM systems
+//     increasingly rely on …") and begins a new talk after a group that has
+//     ("… We demonstrate …").
+//   - A group ending with ":" announces what follows; a "Label: …"
+//     paragraph after another one is the next item of the same list.
+//   - A group of fewer than minAbstractWords words is a lead-in.
+//   - A paragraph opening with a back reference ("We", "Our", "Attendees",
+//     "Finally", "Library:" …) continues.
+//   - Otherwise p continues when enough of its rare terms already occur in
+//     the group (cohesion), and begins a new talk when not.
+func (m *merger) continues(group []string, p string) bool {
+	if len(group) == 0 {
+		return false
+	}
+	last := group[len(group)-1]
+	switch {
+	case strings.HasSuffix(last, ":"):
+		return true
+	case introducesTalk(p):
+		return !presentsTalk(group)
+	case isLabelled(last) && isLabelled(p):
+		return true
+	case len(strings.Fields(strings.Join(group, " "))) < minAbstractWords:
+		return true
+	case continuationOpener(p):
+		return true
+	}
+	return m.cohesion(group, p) >= cohesionContinue
+}
+
+// introOpeners begin a paragraph that says what the talk is about.
+var introOpeners = []string{
+	"this talk", "in this talk", "this session", "in this session", "this presentation",
+	"in this presentation", "this lightning talk", "in this lightning talk", "the talk ",
+}
+
+func introducesTalk(p string) bool {
+	return hasAnyPrefix(foldText(p), introOpeners)
+}
+
+// presentingPhrases say what the talk does; a group containing one has
+// introduced its talk.
+var presentingPhrases = []string{
+	"this talk", "this session", "this presentation", "this lightning talk", "the talk ",
+	"we present", "we introduce", "we demonstrate", "we will ", "we'll ", "i will ", "i'll ",
+	"we share", "we highlight", "we cover", "we describe", "we discuss", "we explore", "we show",
+	"attendees", "participants", "join us", "you will learn", "you'll learn",
+}
+
+func presentsTalk(group []string) bool {
+	f := " " + foldText(strings.Join(group, " "))
+	for _, ph := range presentingPhrases {
+		if strings.Contains(f, " "+ph) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLabelled reports whether p opens with a short label and a colon, as in
+// "Serving: Multi-region TorchServe …".
+func isLabelled(p string) bool {
+	label, _, ok := strings.Cut(p, ": ")
+	if !ok {
+		label, ok = strings.CutSuffix(strings.SplitN(p, "\n", 2)[0], ":")
+	}
+	return ok && label != "" && len(strings.Fields(label)) <= 3
+}
+
+// cohesion is the idf-weighted share of p's topic terms found in group.
+func (m *merger) cohesion(group []string, p string) float64 {
+	g := topicTerms(strings.Join(group, "\n"))
+	var shared, total float64
+	for t := range topicTerms(p) {
+		w := m.idf[t]
+		total += w
+		if _, ok := g[t]; ok {
+			shared += w
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return shared / total
+}
+
+// continuationOpeners begin a paragraph that refers back to what came
+// before: a pronoun of the speakers, the audience, or a connective.
+var continuationOpeners = []string{
+	"we ", "we'", "our ", "i ", "i'", "it ", "its ", "they ", "their ", "these ", "this enables",
+	"attendees", "participants", "finally", "moreover", "additionally", "furthermore", "however",
+	"also", "in addition", "in particular", "for example", "beyond", "building on", "using this",
+	"to support", "results", "library:", "paper:", "code:", "prerequisites", "key ", "what you",
+	"who should", "join us", "for the first", "the second", "the third", "in this quest", "specifically", "then ",
+	"next", "lastly", "the goal", "the approach", "- ", "• ", "1. ",
+}
+
+func continuationOpener(p string) bool {
+	return hasAnyPrefix(foldText(p), continuationOpeners)
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, x := range prefixes {
+		if strings.HasPrefix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// computeIDF weighs topic terms by how rare they are among the distinct
+// paragraphs of all seeds: "pytorch" says little, "jacobian" a lot.
+func computeIDF(paras []string) map[string]float64 {
+	seen := map[string]bool{}
+	df := map[string]int{}
+	n := 0
+	for _, p := range paras {
+		key := strings.Join(matchWords(p), " ")
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		n++
+		for t := range topicTerms(p) {
+			df[t]++
+		}
+	}
+	idf := make(map[string]float64, len(df))
+	for t, c := range df {
+		idf[t] = math.Log(float64(n+1) / float64(c))
+	}
+	return idf
+}

@@ -1,0 +1,477 @@
+package index
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// CEST is the conference's time zone. The Sched page shows every time in
+// CEST (UTC+2); a fixed zone keeps parsing independent of the host's tz data.
+var CEST = time.FixedZone("CEST", 2*3600)
+
+// Schedule is what ParseSched found in a Sched schedule page.
+type Schedule struct {
+	Talks    []Talk    // one per session block, in page order
+	Blocks   int       // session blocks seen, including ones skipped with a warning
+	Warnings []Warning // problems found; parsing went on
+}
+
+var (
+	// timeHeaderRE is the line that opens each session block ("10:35 CEST").
+	timeHeaderRE = regexp.MustCompile(`^(\d{1,2}):(\d{2}) CEST$`)
+	// dateLineRE is the session's date and time range, shown twice per block:
+	// after the title and again after the speakers.
+	dateLineRE = regexp.MustCompile(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) ` +
+		`(January|February|March|April|May|June|July|August|September|October|November|December) ` +
+		`(\d{1,2}), (\d{4}) (\d{1,2}):(\d{2}) - (\d{1,2}):(\d{2}) CEST$`)
+	// initialsRE is the stand-in Sched shows for a speaker without a photo.
+	initialsRE = regexp.MustCompile(`^[A-Z]{1,4}$`)
+)
+
+// sponsorBoilerplate opens the data-sharing notice Sched appends to every
+// sponsor activity; it is the venue's text, not the session's.
+const sponsorBoilerplate = "In order to facilitate networking and business relationships"
+
+// sidebarStart is the first line of the filter sidebar that ends the page.
+const sidebarStart = "• Filter By"
+
+// ParseSched parses the text dump of a Sched.com schedule page into one
+// scheduled Talk per session block. A block is:
+//
+//	HH:MM CEST
+//	TITLE - SPEAKERS
+//	<date line> / ROOM
+//	abstract paragraphs
+//	Speakers / per speaker: avatar or initials, name, role, bio (optional)
+//	slide-file lines
+//	<date line> / ROOM / track / • Audience Level X / • Slides Attached Yes
+//
+// Bios, slide files, sponsor notices and the sidebar never reach a Talk.
+// A block that cannot be read is skipped or kept partially, with a warning
+// naming the file and line; the other blocks still parse.
+func ParseSched(file string, data []byte) *Schedule {
+	lines := splitLines(data)
+	s := &Schedule{}
+	var headers []int
+	for i, l := range lines {
+		if timeHeaderRE.MatchString(l) {
+			headers = append(headers, i)
+		}
+	}
+	for k, h := range headers {
+		end := len(lines)
+		if k+1 < len(headers) {
+			end = headers[k+1]
+		}
+		s.Blocks++
+		t, warns := parseBlock(file, lines, h, end)
+		s.Warnings = append(s.Warnings, warns...)
+		if t != nil {
+			s.Talks = append(s.Talks, *t)
+		}
+	}
+	if len(headers) == 0 {
+		s.Warnings = append(s.Warnings, Warning{File: file, Msg: "no session blocks (no \"HH:MM CEST\" lines)"})
+	}
+	return s
+}
+
+// splitLines splits text into cleaned lines (see cleanLine), accepting
+// "\n" and "\r\n" line ends.
+func splitLines(data []byte) []string {
+	raw := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i, l := range raw {
+		raw[i] = cleanLine(l)
+	}
+	return raw
+}
+
+// parseBlock reads the block lines[h:end] whose time header is at h. Line
+// numbers in warnings are 1-based.
+func parseBlock(file string, lines []string, h, end int) (*Talk, []Warning) {
+	var warns []Warning
+	warn := func(i int, format string, args ...any) {
+		warns = append(warns, Warning{File: file, Line: i + 1, Msg: fmt.Sprintf(format, args...)})
+	}
+	i := h + 1
+	for i < end && lines[i] == "" {
+		i++
+	}
+	if i >= end {
+		warn(h, "truncated session block: time header without a title")
+		return nil, warns
+	}
+	titleLine, titleAt := lines[i], i
+	i++
+	if i >= end || !dateLineRE.MatchString(lines[i]) {
+		warn(titleAt, "truncated session block %q: no date line after the title", titleLine)
+		return nil, warns
+	}
+	start, stop, err := parseDateLine(lines[i])
+	if err != nil {
+		warn(i, "session block %q: %v", titleLine, err)
+		return nil, warns
+	}
+	dateLine := lines[i]
+	i++
+	room := ""
+	if i < end && lines[i] != "" && !dateLineRE.MatchString(lines[i]) {
+		room = lines[i]
+		i++
+	}
+
+	// The body runs to the closing date line (the last one of the block).
+	// Without it the block was cut short: keep what is there, up to the
+	// sidebar, and say so.
+	closing := -1
+	for j := end - 1; j >= i; j-- {
+		if dateLineRE.MatchString(lines[j]) {
+			closing = j
+			break
+		}
+	}
+	bodyEnd := closing
+	if closing < 0 {
+		warn(titleAt, "truncated session block %q: no closing date, room and track lines", titleLine)
+		bodyEnd = end
+		for j := i; j < end; j++ {
+			if strings.HasPrefix(lines[j], sidebarStart) {
+				bodyEnd = j
+				break
+			}
+		}
+	} else if lines[closing] != dateLine {
+		warn(closing, "session block %q: closing date line %q differs from %q", titleLine, lines[closing], dateLine)
+	}
+	body := lines[i:bodyEnd]
+
+	t := &Talk{Start: &start, End: &stop, Room: room, Scheduled: true, Sources: []string{file}}
+	abstract := body
+	var people []sectionSpeaker
+	for j, l := range body {
+		if l == "Speakers" {
+			abstract = body[:j]
+			people = parseSpeakerSection(body[j+1:])
+			break
+		}
+	}
+	t.Abstract = joinParagraphs(abstractParagraphs(abstract))
+	if closing >= 0 {
+		t.Track, t.Level = parseTrailer(lines[closing+1 : end])
+		if t.Room == "" && closing+1 < end {
+			t.Room = lines[closing+1]
+		}
+	}
+
+	t.Title = titleLine
+	if len(people) > 0 {
+		title, speakers, ok := splitTitleLine(titleLine, people)
+		switch {
+		case !ok && !strings.Contains(titleLine, " - "):
+			// "Meet the vLLM Maintainers": the title names no one; the
+			// Speakers section is all there is.
+			for _, p := range people {
+				speakers = append(speakers, Speaker{Name: p.Name, Affiliation: p.Role})
+			}
+		case !ok:
+			warn(titleAt, "session block %q: no speaker of the Speakers section found after a \" - \" in the title line", titleLine)
+		}
+		t.Title, t.Speakers = title, speakers
+	}
+	t.Kind = sessionKind(t.Title, t.Track)
+	t.ID = TalkID(t.Title, ScheduledIdentity(t.Title, t.Start))
+	return t, warns
+}
+
+// parseDateLine reads "Wednesday April 8, 2026 08:00 - 15:25 CEST".
+func parseDateLine(l string) (start, end time.Time, err error) {
+	m := dateLineRE.FindStringSubmatch(l)
+	if m == nil {
+		return start, end, fmt.Errorf("not a date line: %q", l)
+	}
+	month, err := time.Parse("January", m[1])
+	if err != nil {
+		return start, end, fmt.Errorf("month %q: %w", m[1], err)
+	}
+	n := make([]int, 0, 6)
+	for _, s := range m[2:] {
+		v, _ := strconv.Atoi(s) // the pattern admits digits only
+		n = append(n, v)
+	}
+	day, year := n[0], n[1]
+	if n[2] > 23 || n[3] > 59 || n[4] > 24 || n[5] > 59 {
+		return start, end, fmt.Errorf("impossible time in %q", l)
+	}
+	start = time.Date(year, month.Month(), day, n[2], n[3], 0, 0, CEST)
+	end = time.Date(year, month.Month(), day, n[4], n[5], 0, 0, CEST)
+	if end.Before(start) {
+		return start, end, fmt.Errorf("session ends before it starts: %q", l)
+	}
+	return start, end, nil
+}
+
+// parseTrailer reads the lines after the closing date line: the room again,
+// then indented lines with the track and "• Audience Level X". It stops at
+// the first blank line, which keeps the page's sidebar out.
+func parseTrailer(lines []string) (track, level string) {
+	for k, l := range lines {
+		if l == "" {
+			break
+		}
+		if k == 0 {
+			continue // the room, already known from the top of the block
+		}
+		if rest, ok := strings.CutPrefix(l, "•"); ok {
+			rest = strings.TrimSpace(rest)
+			if lv, ok := strings.CutPrefix(rest, "Audience Level "); ok {
+				level = strings.TrimSpace(lv)
+			}
+			continue
+		}
+		if track == "" {
+			track = l
+		}
+	}
+	return track, level
+}
+
+// abstractParagraphs turns the abstract lines of a block into paragraphs,
+// without the sponsor lines and the data-sharing notice of sponsor
+// activities.
+func abstractParagraphs(lines []string) []string {
+	var paras []string
+	for _, p := range paragraphs(lines) {
+		if strings.HasPrefix(p.text, sponsorBoilerplate) {
+			continue
+		}
+		var keep []string
+		for _, l := range strings.Split(p.text, "\n") {
+			if strings.HasPrefix(l, "Sponsor:") || strings.HasPrefix(l, "Location:") {
+				continue
+			}
+			keep = append(keep, l)
+		}
+		if len(keep) > 0 {
+			paras = append(paras, strings.Join(keep, "\n"))
+		}
+	}
+	return paras
+}
+
+// sectionSpeaker is one entry of a block's Speakers section.
+type sectionSpeaker struct {
+	Name string
+	Role string // "Role, Organisation" as the section shows it
+}
+
+// parseSpeakerSection finds the speakers of a Speakers section. Each entry
+// is "avatar for NAME" (or the initials of a speaker without a photo), a
+// blank line, the name, a blank line and the role; whatever follows (bio,
+// "Read More →", slide files) is skipped until the next entry.
+func parseSpeakerSection(lines []string) []sectionSpeaker {
+	var out []sectionSpeaker
+	for i := 0; i+2 < len(lines); i++ {
+		l := lines[i]
+		if lines[i+1] != "" || lines[i+2] == "" {
+			continue
+		}
+		name := lines[i+2]
+		isAvatar := strings.HasPrefix(l, "avatar for ")
+		if !isAvatar && !(initialsRE.MatchString(l) && initialsOf(l, name)) {
+			continue
+		}
+		sp := sectionSpeaker{Name: strings.TrimSpace(strings.TrimSuffix(name, " -"))}
+		if i+4 < len(lines) && lines[i+3] == "" {
+			sp.Role = lines[i+4]
+		}
+		out = append(out, sp)
+		i += 2
+	}
+	return out
+}
+
+// initialsOf reports whether every letter of initials starts a word of name,
+// so that a bio line "AI" is not taken for a speaker without a photo.
+func initialsOf(initials, name string) bool {
+	starts := map[rune]bool{}
+	for _, w := range strings.Fields(name) {
+		r := []rune(w)[0]
+		starts[unicode.ToUpper(r)] = true
+	}
+	for _, r := range initials {
+		if !starts[r] {
+			return false
+		}
+	}
+	return true
+}
+
+// splitTitleLine separates "TITLE - SPEAKERS". Titles and affiliations both
+// contain " - ", so neither the first nor the last one is the split: the
+// split is the first " - " followed by the name of a speaker listed in the
+// Speakers section. ok is false when no such split exists; the whole line
+// is then the title.
+func splitTitleLine(line string, people []sectionSpeaker) (title string, speakers []Speaker, ok bool) {
+	for off := 0; ; {
+		k := strings.Index(line[off:], " - ")
+		if k < 0 {
+			return line, nil, false
+		}
+		at := off + k
+		rest := line[at+3:]
+		segs := speakerSegments(rest)
+		if len(segs) > 0 && matchesSpeaker(segs[0].text, people, true) {
+			return strings.TrimSpace(line[:at]), parseSpeakers(segs, people), true
+		}
+		off = at + 3
+	}
+}
+
+// segment is a piece of a speaker list between separators; sep is the
+// separator before it (0 for the first).
+type segment struct {
+	text string
+	sep  rune
+}
+
+func speakerSegments(s string) []segment {
+	var out []segment
+	var sep rune
+	start := 0
+	emit := func(end int, next rune) {
+		if t := strings.TrimSpace(s[start:end]); t != "" {
+			out = append(out, segment{text: t, sep: sep})
+		}
+		sep = next
+	}
+	for i, r := range s {
+		if r == ',' || r == '&' || r == ';' {
+			emit(i, r)
+			start = i + 1
+		}
+	}
+	emit(len(s), 0)
+	return out
+}
+
+// parseSpeakers reads a speaker list: "A & B, Org", "A, B & C, Org",
+// groups separated by ";", keynotes as "Name, Role, Org". A segment naming
+// a speaker of the Speakers section starts a speaker; the segments after it
+// up to the next name are its affiliation. Speakers listed together before
+// one affiliation ("A & B, Org") share it.
+func parseSpeakers(segs []segment, people []sectionSpeaker) []Speaker {
+	var out []Speaker
+	var affs [][]string
+	for k, sg := range segs {
+		isName := k == 0 || matchesSpeaker(sg.text, people, false) ||
+			((sg.sep == '&' || sg.sep == ';') && looksLikeName(sg.text))
+		if isName {
+			out = append(out, Speaker{Name: sg.text})
+			affs = append(affs, nil)
+			continue
+		}
+		affs[len(affs)-1] = append(affs[len(affs)-1], sg.text)
+	}
+	for k := range out {
+		for j := k; j < len(out); j++ {
+			if len(affs[j]) > 0 {
+				out[k].Affiliation = strings.Join(affs[j], ", ")
+				break
+			}
+		}
+	}
+	return out
+}
+
+// matchesSpeaker reports whether s names one of people. Names are spelled
+// differently in the title line and the Speakers section (accents, case,
+// "David"/"Dave", typos), so folded names match within a small edit
+// distance; unless strict, a shared first or last name is enough.
+func matchesSpeaker(s string, people []sectionSpeaker, strict bool) bool {
+	a := matchWords(s)
+	if len(a) == 0 || len(a) > 6 {
+		return false
+	}
+	as := strings.Join(a, " ")
+	for _, p := range people {
+		b := matchWords(p.Name)
+		if len(b) == 0 {
+			continue
+		}
+		bs := strings.Join(b, " ")
+		if as == bs || editDistance(as, bs) <= max(1, len(bs)/6) {
+			return true
+		}
+		if !strict && (a[0] == b[0] || a[len(a)-1] == b[len(b)-1]) {
+			return true
+		}
+		// Strict: a shortened first name ("David"/"Dave") with the same surname.
+		if strict && len(a) >= 2 && len(a) == len(b) && a[len(a)-1] == b[len(b)-1] && a[0][:1] == b[0][:1] {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeName: two to four words, each starting with an upper-case letter
+// or a lower-case particle (de, van, le).
+func looksLikeName(s string) bool {
+	w := strings.Fields(s)
+	if len(w) < 2 || len(w) > 4 {
+		return false
+	}
+	for _, x := range w {
+		r := []rune(x)[0]
+		if !unicode.IsUpper(r) && !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// editDistance is the Levenshtein distance of a and b in bytes; names are
+// short, so the quadratic cost does not matter.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// sessionKind classifies a session by its title prefix and track.
+func sessionKind(title, track string) Kind {
+	switch {
+	case strings.HasPrefix(title, "Keynote:"), strings.HasPrefix(title, "Sponsored Keynote:"):
+		return KindKeynote
+	case strings.HasPrefix(title, "Lightning Talk:"):
+		return KindLightning
+	case strings.HasPrefix(title, "Birds of A Feather"), strings.EqualFold(track, "Birds of A Feather"):
+		return KindBOF
+	case strings.HasPrefix(title, "Meet the "), track == "Meet the Developers":
+		return KindMeet
+	case strings.HasPrefix(title, "Poster"), track == "Poster Presentations":
+		return KindPoster
+	case strings.HasPrefix(title, "Sponsor Activity"), strings.HasPrefix(title, "Sponsored Session:"):
+		return KindSponsor
+	case track == "Breaks/Exhibits/Special Events":
+		return KindBreak
+	}
+	return KindTalk
+}

@@ -1,0 +1,159 @@
+package index
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// The seed dumps were copied from web pages by different people and tools:
+// the same sentence comes with typographic or straight quotes, en dashes or
+// hyphens, non-breaking or plain spaces. Two forms of text are kept apart:
+// display text (cleanLine) keeps the author's characters and only removes
+// what is invisible; match text (matchWords) folds every such variant so
+// that near-duplicates compare equal.
+
+// cleanLine turns the invisible variants of a space into a plain space and
+// trims the line: the track line of the schedule is indented with a
+// non-breaking space, and copied lines carry trailing blanks.
+func cleanLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\u00a0', r == '\u202f', r == '\u2007', r == '\u2009', r == '\u200a', r == '\t':
+			return ' '
+		case r == '\u200b', r == '\ufeff', r == '\u00ad':
+			return -1 // zero-width space, BOM, soft hyphen
+		}
+		return r
+	}, s)
+	// Runs of blanks inside a line are copy artefacts ("Brownie  (Vegetarian)").
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// foldRune maps the typographic variants of punctuation to one ASCII form.
+func foldRune(r rune) rune {
+	switch r {
+	case '‘', '’', '‚', '‛', '′', '`', '´':
+		return '\''
+	case '“', '”', '„', '‟', '″', '«', '»':
+		return '"'
+	case '‐', '‑', '‒', '–', '—', '―', '−':
+		return '-'
+	case '\u00a0', '\u202f', '\u2007', '\u2009', '\u200a':
+		return ' '
+	}
+	return r
+}
+
+// stripMarks removes combining accents after NFD decomposition, so that
+// "Léonard" and "Leonard" fold to the same key.
+var stripMarks = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+
+// foldText is the comparison form of s: accents removed, quotes, dashes and
+// spaces folded, lower case.
+func foldText(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ")
+	}
+	if t, _, err := transform.String(stripMarks, s); err == nil {
+		s = t
+	}
+	return strings.ToLower(strings.Map(foldRune, s))
+}
+
+// matchWords splits folded text into words of letters and digits. Every
+// other character separates words, so "K_pe", "K pe" and "K-pe" agree.
+func matchWords(s string) []string {
+	return strings.FieldsFunc(foldText(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// shingleSize is the number of consecutive words in one shingle. Three words
+// make a paragraph's shingles specific to it while one edited word only
+// disturbs three of them.
+const shingleSize = 3
+
+// shingles returns the set of word n-grams of s. Text shorter than one
+// shingle is a single shingle of all its words.
+func shingles(s string) map[string]struct{} {
+	w := matchWords(s)
+	set := make(map[string]struct{})
+	if len(w) == 0 {
+		return set
+	}
+	if len(w) < shingleSize {
+		set[strings.Join(w, " ")] = struct{}{}
+		return set
+	}
+	for i := 0; i+shingleSize <= len(w); i++ {
+		set[strings.Join(w[i:i+shingleSize], " ")] = struct{}{}
+	}
+	return set
+}
+
+// containment is the share of a's shingles that also occur in b: 1 when
+// every three-word run of a appears in b, whatever else b says.
+func containment(a, b map[string]struct{}) float64 {
+	if len(a) == 0 {
+		return 0
+	}
+	n := 0
+	for s := range a {
+		if _, ok := b[s]; ok {
+			n++
+		}
+	}
+	return float64(n) / float64(len(a))
+}
+
+// addShingles adds every shingle of src to dst.
+func addShingles(dst, src map[string]struct{}) {
+	for s := range src {
+		dst[s] = struct{}{}
+	}
+}
+
+// stopWords are words too common in abstracts to say what a paragraph is
+// about; they never count as shared topic terms.
+var stopWords = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(`a about above after again against all also an and any are as at be because
+	been before being below between both but by can could did do does doing down during each few for from
+	further had has have having he her here hers him his how i if in into is it its itself just let me more
+	most my no nor not now of off on once only or other our ours out over own same she should so some such
+	than that the their theirs them then there these they this those through to too under until up very was
+	we were what when where which while who whom why will with would you your yours we'll i'll you'll it's
+	talk session sessions talks presentation attendees learn will show share present cover new use using
+	used how well like across within without one two three first second part`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// topicTerms returns the stemmed content words of s, for measuring whether
+// two paragraphs talk about the same things.
+func topicTerms(s string) map[string]struct{} {
+	set := make(map[string]struct{})
+	for _, w := range matchWords(s) {
+		if len(w) < 3 || stopWords[w] || isNumber(w) {
+			continue
+		}
+		set[english.Stem(w, false)] = struct{}{}
+	}
+	return set
+}
+
+func isNumber(w string) bool {
+	for _, r := range w {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
