@@ -1,11 +1,16 @@
 package index
 
-import "strings"
-
 // AnalyzeTerms returns the index terms of text as the talk analyzer makes
 // them (lower-cased, stemmed, technical tokens kept), in text order.
 // Overlap detection and related talks use it so their terms are the index's.
-// TODO(index): run the real analyzer (issue 3); this is a placeholder.
+// A model variant gives two terms at one position (mi300x, mi300): both are
+// returned, in that order.
 func AnalyzeTerms(text string) []string {
-	return strings.Fields(strings.ToLower(text))
+	return termsOf(talkAnalyzer.Analyze([]byte(text)))
+}
+
+// AnalyzeExactTerms is AnalyzeTerms without stemming: the terms of the
+// *_exact fields, real words fit to suggest back to a reader.
+func AnalyzeExactTerms(text string) []string {
+	return termsOf(exactAnalyzer.Analyze([]byte(text)))
 }

@@ -3,54 +3,82 @@ package index
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
-// document is what Bleve stores of a Talk: flat fields named in fields.go.
-type document struct {
-	Title     string     `json:"title"`
-	Abstract  string     `json:"abstract"`
-	Speakers  string     `json:"speakers"`
-	Track     string     `json:"track,omitempty"`
-	Level     string     `json:"level,omitempty"`
-	Room      string     `json:"room,omitempty"`
-	Kind      string     `json:"kind"`
-	Start     *time.Time `json:"start,omitempty"`
-	Scheduled bool       `json:"scheduled"`
+// newDocument is what Bleve indexes of a Talk: flat fields named in
+// fields.go. Bleve reads structs by reflection and ignores "omitempty", so
+// the document is a map holding only the values the talk has: an empty
+// track must be missing, not a "" facet bucket. The twin fields repeat the
+// same strings (no copy) at their own paths, so a query on them finds their
+// own analyzer by path.
+func newDocument(t Talk) map[string]any {
+	d := map[string]any{
+		FieldTitle: t.Title, FieldTitleExact: t.Title,
+		FieldKind: string(t.Kind), FieldScheduled: t.Scheduled,
+	}
+	if t.Abstract != "" {
+		d[FieldAbstract], d[FieldAbstractExact] = t.Abstract, t.Abstract
+	}
+	if len(t.Speakers) > 0 {
+		names := make([]string, 0, len(t.Speakers))
+		for _, s := range t.Speakers {
+			line := s.Name
+			if s.Affiliation != "" {
+				line += ", " + s.Affiliation
+			}
+			names = append(names, line)
+		}
+		d[FieldSpeakers] = strings.Join(names, "\n")
+	}
+	if t.Track != "" {
+		d[FieldTrack], d[FieldTrackText] = t.Track, t.Track
+	}
+	if t.Level != "" {
+		d[FieldLevel] = t.Level
+	}
+	if t.Room != "" {
+		d[FieldRoom] = t.Room
+	}
+	if t.Start != nil {
+		d[FieldStart] = *t.Start
+	}
+	return d
 }
 
-func newDocument(t Talk) document {
-	names := make([]string, 0, len(t.Speakers))
-	for _, s := range t.Speakers {
-		names = append(names, strings.TrimSpace(s.Name+", "+s.Affiliation))
-	}
-	return document{
-		Title: t.Title, Abstract: t.Abstract, Speakers: strings.Join(names, "\n"),
-		Track: t.Track, Level: t.Level, Room: t.Room, Kind: string(t.Kind),
-		Start: t.Start, Scheduled: t.Scheduled,
-	}
-}
+// batchSize documents go to Bleve at once: large enough that batching pays,
+// small enough that a batch of long abstracts stays a few MiB.
+const batchSize = 1000
 
 // Build indexes talks into a new in-memory scorch index.
-// TODO(index): persistence with content hash and swap (issue 3).
 func Build(talks []Talk) (bleve.Index, error) {
 	idx, err := bleve.NewUsing("", NewMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
-		return nil, fmt.Errorf("new index: %w", err)
+		return nil, fmt.Errorf("new in-memory index: %w", err)
 	}
-	b := idx.NewBatch()
-	for _, t := range talks {
-		if err := b.Index(t.ID, newDocument(t)); err != nil {
-			idx.Close()
-			return nil, fmt.Errorf("index talk %s: %w", t.ID, err)
-		}
-	}
-	if err := idx.Batch(b); err != nil {
+	if err := indexTalks(idx, talks); err != nil {
 		idx.Close()
-		return nil, fmt.Errorf("index batch: %w", err)
+		return nil, err
 	}
 	return idx, nil
+}
+
+// indexTalks adds talks to idx in batches, by ID, so indexing the same talk
+// twice overwrites it.
+func indexTalks(idx bleve.Index, talks []Talk) error {
+	b := idx.NewBatch()
+	for i, t := range talks {
+		if err := b.Index(t.ID, newDocument(t)); err != nil {
+			return fmt.Errorf("index talk %s: %w", t.ID, err)
+		}
+		if b.Size() >= batchSize || i == len(talks)-1 {
+			if err := idx.Batch(b); err != nil {
+				return fmt.Errorf("index batch ending at talk %d: %w", i, err)
+			}
+			b.Reset()
+		}
+	}
+	return nil
 }

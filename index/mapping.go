@@ -3,21 +3,39 @@ package index
 import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
 // MappingVersion changes whenever the mapping or an analyzer changes, so a
 // persisted index built with another one is rebuilt rather than reused.
-const MappingVersion = 1
+const MappingVersion = 2
 
-// NewMapping returns the index mapping of talk documents.
-// TODO(index): custom English analyzer with snowball (issue 3).
+// ScoringModel is the relevance model of the index: BM25, whose length
+// normalisation saturates keyword stuffing in long abstracts better than
+// Bleve's default tf-idf. Switching back is this one line (and a
+// MappingVersion bump): bleveindex.TFIDFScoring.
+const ScoringModel = bleveindex.BM25Scoring
+
+// NewMapping returns the index mapping of talk documents: a static document
+// mapping (fields not listed here are never indexed), the talk analyzers on
+// text, the keyword analyzer on facet fields.
 func NewMapping() mapping.IndexMapping {
-	text := func() *mapping.FieldMapping {
+	// text is a searchable, highlightable field: stored, with term vectors
+	// (the highlighter needs both); no doc values, nothing sorts on it.
+	text := func(analyzer string) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer = standard.Name
+		f.Analyzer = analyzer
 		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+	// twin indexes a copy of another field's text (see newDocument), for
+	// matching only.
+	twin := func(analyzer string) *mapping.FieldMapping {
+		f := text(analyzer)
+		f.Store = false
+		f.IncludeTermVectors = false
 		return f
 	}
 	kw := func() *mapping.FieldMapping {
@@ -27,10 +45,13 @@ func NewMapping() mapping.IndexMapping {
 		return f
 	}
 	doc := bleve.NewDocumentStaticMapping()
-	doc.AddFieldMappingsAt(FieldTitle, text())
-	doc.AddFieldMappingsAt(FieldAbstract, text())
-	doc.AddFieldMappingsAt(FieldSpeakers, text())
+	doc.AddFieldMappingsAt(FieldTitle, text(AnalyzerName))
+	doc.AddFieldMappingsAt(FieldTitleExact, twin(ExactAnalyzerName))
+	doc.AddFieldMappingsAt(FieldAbstract, text(AnalyzerName))
+	doc.AddFieldMappingsAt(FieldAbstractExact, twin(ExactAnalyzerName))
+	doc.AddFieldMappingsAt(FieldSpeakers, text(AnalyzerName))
 	doc.AddFieldMappingsAt(FieldTrack, kw())
+	doc.AddFieldMappingsAt(FieldTrackText, twin(AnalyzerName))
 	doc.AddFieldMappingsAt(FieldLevel, kw())
 	doc.AddFieldMappingsAt(FieldRoom, kw())
 	doc.AddFieldMappingsAt(FieldKind, kw())
@@ -43,6 +64,10 @@ func NewMapping() mapping.IndexMapping {
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
-	m.DefaultAnalyzer = standard.Name
+	m.DefaultAnalyzer = AnalyzerName
+	m.StoreDynamic = false
+	m.IndexDynamic = false
+	m.DocValuesDynamic = false
+	m.ScoringModel = ScoringModel
 	return m
 }

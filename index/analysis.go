@@ -1,0 +1,342 @@
+package index
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	bleveunicode "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/registry"
+	"github.com/kljensen/snowball/english"
+)
+
+// The talk analyzers and their parts, registered in Bleve's registry under
+// our own names. The mapping stores only these names, so any binary that
+// opens a persisted index must import this package; a change to any of
+// them must bump MappingVersion.
+const (
+	// AnalyzerName analyses title, abstract and speakers: the pipeline below
+	// ending with the snowball stemmer. Queries run through it too.
+	AnalyzerName = "talk_en"
+	// ExactAnalyzerName is the same pipeline without stemming, for the
+	// *_exact fields: fuzzy matching and "did you mean" want real words.
+	ExactAnalyzerName = "talk_exact"
+
+	TokenizerName       = "talk_tokenizer"
+	NormalizeFilterName = "talk_normalize"
+	StopFilterName      = "talk_stop"
+	// SnowballFilterName is our wrapper of github.com/kljensen/snowball;
+	// Bleve already owns "stemmer_snowball" and "stemmer_en_snowball".
+	SnowballFilterName = "talk_snowball_en"
+)
+
+// The pipeline, and why each step exists:
+//
+//  1. talk_tokenizer: Bleve's unicode (UAX#29) tokenizer, then technical
+//     tokens are repaired. "C++" becomes "cpp" (the tokenizer alone keeps a
+//     lone "c", which matches every "C" in the corpus). Words joined by
+//     "-", "/", "." or "_" without spaces (all-to-all, KV-cache,
+//     torch.compile, AI/ML, py_limited_api) are emitted as their parts at
+//     consecutive positions, so "compile" finds torch.compile and the
+//     query "torch.compile" becomes the phrase "torch compile";
+//     "KV-cache", "KV cache" and "KV caching" give the same terms. Parts are
+//     marked (Type Shingle) so the stop filter keeps them: "all-to-all"
+//     must stay findable. A compound of single letters (I/O, e.g.) is one
+//     token ("io", "eg"). Numbers keep their dots (2.5, v0.6.0).
+//  2. possessive_en: "Monarch’s" is "monarch".
+//  3. talk_normalize: acronym plurals lose their "s" before lower-casing
+//     (GPUs, LLMs, B300s; snowball would keep "gpus"), lower-cases, maps
+//     spellings of one thing to one term (float8 → fp8, K8s → kubernetes),
+//     and adds the family of a model variant at the same position
+//     (MI300X also as mi300, NVFP4 also as fp4) so the family name finds it.
+//  4. talk_stop: a short list of function words, never applied to compound
+//     parts, and not at all when every token is a stop word (a query of
+//     only "all to all" still searches for something).
+//  5. talk_snowball_en: the snowball English stemmer, but not for terms
+//     with digits (fp8, 1ms, mi300 are names, not words).
+//
+// No compound token (e.g. "kv-cache" as one term) is emitted besides the
+// parts: a query "KV-cache" must match a text saying "KV cache" also when
+// every query term is required.
+func init() {
+	must := func(err error) {
+		if err != nil {
+			panic(fmt.Sprintf("register talk analysis: %v", err))
+		}
+	}
+	must(registry.RegisterTokenizer(TokenizerName, func(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
+		return newTalkTokenizer(), nil
+	}))
+	must(registry.RegisterTokenFilter(NormalizeFilterName, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
+		return normalizeFilter{}, nil
+	}))
+	must(registry.RegisterTokenFilter(StopFilterName, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
+		return stopFilter{}, nil
+	}))
+	must(registry.RegisterTokenFilter(SnowballFilterName, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
+		return snowballFilter{}, nil
+	}))
+	must(registry.RegisterAnalyzer(AnalyzerName, func(map[string]interface{}, *registry.Cache) (analysis.Analyzer, error) {
+		return talkAnalyzer, nil
+	}))
+	must(registry.RegisterAnalyzer(ExactAnalyzerName, func(map[string]interface{}, *registry.Cache) (analysis.Analyzer, error) {
+		return exactAnalyzer, nil
+	}))
+}
+
+// The analyzers are stateless, so one value of each serves every goroutine.
+var (
+	talkAnalyzer  = newAnalyzer(true)
+	exactAnalyzer = newAnalyzer(false)
+)
+
+func newAnalyzer(stem bool) *analysis.DefaultAnalyzer {
+	filters := []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, stopFilter{}}
+	if stem {
+		filters = append(filters, snowballFilter{})
+	}
+	return &analysis.DefaultAnalyzer{Tokenizer: newTalkTokenizer(), TokenFilters: filters}
+}
+
+// compoundPart marks a token that is one part of a joined compound
+// (all-to-all). Bleve has no free flag on a token; Shingle ("a token made of
+// several words") is unused by anything in our pipeline or in indexing.
+const compoundPart = analysis.Shingle
+
+type talkTokenizer struct {
+	base *bleveunicode.UnicodeTokenizer
+}
+
+func newTalkTokenizer() talkTokenizer {
+	return talkTokenizer{base: bleveunicode.NewUnicodeTokenizer()}
+}
+
+func (t talkTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	raw := t.base.Tokenize(input)
+	for _, tok := range raw {
+		joinLanguageSuffix(input, tok)
+	}
+	out := make(analysis.TokenStream, 0, len(raw)+len(raw)/8)
+	for i := 0; i < len(raw); {
+		j := i
+		for j+1 < len(raw) && joinedBySeparator(input, raw[j], raw[j+1]) {
+			j++
+		}
+		var parts analysis.TokenStream
+		for _, tok := range raw[i : j+1] {
+			parts = append(parts, splitIdentifier(tok)...)
+		}
+		out = append(out, markCompound(parts)...)
+		i = j + 1
+	}
+	for i, tok := range out {
+		tok.Position = i + 1
+	}
+	return out
+}
+
+// joinLanguageSuffix turns the "c" of "C++" into "cpp" and of "C#" into
+// "csharp", covering the whole text so highlighting marks "C++".
+func joinLanguageSuffix(input []byte, tok *analysis.Token) {
+	if len(tok.Term) != 1 || (tok.Term[0] != 'c' && tok.Term[0] != 'C') {
+		return
+	}
+	rest := input[tok.End:]
+	switch {
+	case bytes.HasPrefix(rest, []byte("++")):
+		tok.Term, tok.End = []byte("cpp"), tok.End+2
+	case bytes.HasPrefix(rest, []byte("#")):
+		tok.Term, tok.End = []byte("csharp"), tok.End+1
+	}
+}
+
+// joinedBySeparator says whether b follows a with exactly one "-" or "/"
+// between them, as in "all-to-all" or "AI/ML" (the tokenizer splits those
+// but keeps "." and "_" inside a token).
+func joinedBySeparator(input []byte, a, b *analysis.Token) bool {
+	return b.Start == a.End+1 && (input[a.End] == '-' || input[a.End] == '/')
+}
+
+// splitIdentifier splits a token on "." and "_" (torch.compile,
+// TORCH_TARGET_VERSION) when every part has a letter; numbers and versions
+// such as 2.5 or v0.6.0 stay whole.
+func splitIdentifier(tok *analysis.Token) analysis.TokenStream {
+	if !bytes.ContainsAny(tok.Term, "._") {
+		return analysis.TokenStream{tok}
+	}
+	isSep := func(r rune) bool { return r == '.' || r == '_' }
+	var parts analysis.TokenStream
+	start := -1
+	for i := 0; i <= len(tok.Term); i++ {
+		if i < len(tok.Term) && !isSep(rune(tok.Term[i])) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			term := tok.Term[start:i]
+			if !bytes.ContainsFunc(term, unicode.IsLetter) {
+				return analysis.TokenStream{tok}
+			}
+			parts = append(parts, &analysis.Token{
+				Term: term, Start: tok.Start + start, End: tok.Start + i,
+				Type: analysis.AlphaNumeric,
+			})
+			start = -1
+		}
+	}
+	if len(parts) == 0 {
+		return analysis.TokenStream{tok}
+	}
+	return parts
+}
+
+// markCompound marks the parts of a compound as such, or joins a compound
+// made only of single letters (I/O, e.g, U.S) into one token.
+func markCompound(parts analysis.TokenStream) analysis.TokenStream {
+	if len(parts) < 2 {
+		return parts
+	}
+	singles := true
+	for _, p := range parts {
+		r, size := utf8.DecodeRune(p.Term)
+		if size != len(p.Term) || !unicode.IsLetter(r) {
+			singles = false
+			break
+		}
+	}
+	if singles {
+		var term []byte
+		for _, p := range parts {
+			term = append(term, p.Term...)
+		}
+		return analysis.TokenStream{{
+			Term: term, Start: parts[0].Start, End: parts[len(parts)-1].End,
+			Type: analysis.AlphaNumeric,
+		}}
+	}
+	for _, p := range parts {
+		p.Type = compoundPart
+	}
+	return parts
+}
+
+// sameTerm maps spellings of one thing to one term, in both directions
+// since the same analyzer runs on the query.
+var sameTerm = map[string]string{
+	"float4":   "fp4",
+	"float8":   "fp8",
+	"float16":  "fp16",
+	"float32":  "fp32",
+	"bfloat16": "bf16",
+	"k8s":      "kubernetes",
+}
+
+var (
+	// modelVariant is a product name with a one-letter variant suffix
+	// (mi300x, mi300a, gpt4o, sm90a); the family is mi300, gpt4, sm90.
+	modelVariant = regexp.MustCompile(`^([a-z]+[0-9]+)[a-z]$`)
+	// vendorFloat is a vendor's flavour of a float format: nvfp4, mxfp8.
+	vendorFloat = regexp.MustCompile(`^(?:nv|mx)(fp[0-9]+)$`)
+)
+
+type normalizeFilter struct{}
+
+func (normalizeFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
+	out := input[:0:0]
+	for _, tok := range input {
+		term := strings.ToLower(string(tok.Term))
+		if same, ok := sameTerm[term]; ok {
+			term = same
+		} else if isAcronymPlural(tok.Term) {
+			term = term[:len(term)-1]
+		}
+		tok.Term = []byte(term)
+		out = append(out, tok)
+		if family := variantFamily(term); family != "" {
+			extra := *tok
+			extra.Term = []byte(family)
+			out = append(out, &extra)
+		}
+	}
+	return out
+}
+
+// isAcronymPlural: an upper-case acronym, possibly with digits, followed by
+// a lower-case "s" (GPUs, LLMs, APIs, B300s).
+func isAcronymPlural(term []byte) bool {
+	n := len(term)
+	if n < 3 || term[n-1] != 's' || term[0] < 'A' || term[0] > 'Z' {
+		return false
+	}
+	for _, c := range term[1 : n-1] {
+		if (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func variantFamily(term string) string {
+	if m := vendorFloat.FindStringSubmatch(term); m != nil {
+		return m[1]
+	}
+	if m := modelVariant.FindStringSubmatch(term); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// talkStopWords are function words only. Words with a technical meaning (up,
+// out, off, over, no, not, all, one, any number) are left to scoring.
+var talkStopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an and are as at be been being but by can could did do does
+		eg etc for from had has have he her here his how i ie if in into is it its me my of on or
+		our ours she should so such than that the their theirs them then there these they this
+		those to us was we were what when where which while who whom why will with would you your`) {
+		m[w] = true
+	}
+	return m
+}()
+
+type stopFilter struct{}
+
+func (stopFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
+	out := input[:0:0]
+	for _, tok := range input {
+		if tok.Type == compoundPart || !talkStopWords[string(tok.Term)] {
+			out = append(out, tok)
+		}
+	}
+	if len(out) == 0 {
+		return input
+	}
+	return out
+}
+
+type snowballFilter struct{}
+
+func (snowballFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
+	for _, tok := range input {
+		if tok.KeyWord || bytes.ContainsFunc(tok.Term, unicode.IsDigit) {
+			continue
+		}
+		tok.Term = []byte(english.Stem(string(tok.Term), true))
+	}
+	return input
+}
+
+func termsOf(ts analysis.TokenStream) []string {
+	terms := make([]string, len(ts))
+	for i, tok := range ts {
+		terms[i] = string(tok.Term)
+	}
+	return terms
+}

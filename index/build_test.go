@@ -1,0 +1,159 @@
+package index
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	_ "github.com/blevesearch/bleve/v2/search/highlight/highlighter/html"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/google/go-cmp/cmp"
+)
+
+// handTalks are a few talks written for these tests, each carrying one of
+// the technical tokens the analyzer must keep findable.
+func handTalks() []Talk {
+	at := time.Date(2026, 4, 7, 11, 0, 0, 0, time.UTC)
+	return []Talk{
+		{ID: "compile", Title: "Faster models with torch.compile", Abstract: "We show how torch.compile removes graph breaks.",
+			Track: "Compilers", Level: "Intermediate", Room: "Hall A", Start: &at, Kind: KindTalk, Scheduled: true,
+			Speakers: []Speaker{{Name: "Ada Lovelace", Affiliation: "Meta"}}},
+		{ID: "a2a", Title: "Expert parallelism at scale", Abstract: "All-to-all communication dominates MoE training.",
+			Track: "Distributed", Kind: KindTalk},
+		{ID: "cpp", Title: "Shipping C++ extensions", Abstract: "One wheel for every CPython.", Kind: KindLightning},
+		{ID: "letter-c", Title: "Plan C", Abstract: "Option c is the last resort.", Kind: KindTalk},
+		{ID: "kv", Title: "Paged attention", Abstract: "KV caching for long contexts on MI300X with float8.", Kind: KindTalk},
+		{ID: "break", Title: "Coffee Break", Kind: KindBreak},
+	}
+}
+
+func searchIDs(t *testing.T, idx bleve.Index, q query.Query) []string {
+	t.Helper()
+	res, err := idx.Search(bleve.NewSearchRequest(q))
+	if err != nil {
+		t.Fatalf("search: %v", err)
+	}
+	var ids []string
+	for _, h := range res.Hits {
+		ids = append(ids, h.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func TestBuildFindsTechnicalTokens(t *testing.T) {
+	idx, err := Build(handTalks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	if n, _ := idx.DocCount(); n != 6 {
+		t.Fatalf("DocCount = %d, want 6", n)
+	}
+	match := func(field, text string) query.Query {
+		q := bleve.NewMatchQuery(text)
+		q.SetField(field)
+		q.SetOperator(query.MatchQueryOperatorAnd)
+		return q
+	}
+	phrase := func(field, text string) query.Query {
+		q := bleve.NewMatchPhraseQuery(text)
+		q.SetField(field)
+		return q
+	}
+	tests := []struct {
+		name string
+		q    query.Query
+		want []string
+	}{
+		{"compile finds torch.compile", match(FieldAbstract, "compile"), []string{"compile"}},
+		{"torch.compile as a phrase", phrase(FieldTitle, "torch.compile"), []string{"compile"}},
+		{"all-to-all as a phrase", phrase(FieldAbstract, "all-to-all"), []string{"a2a"}},
+		{"all to all typed with spaces", phrase(FieldAbstract, "all to all"), []string{"a2a"}},
+		{"C++ is not c", match(FieldTitle, "C++"), []string{"cpp"}},
+		{"KV-cache finds KV caching", match(FieldAbstract, "KV-cache"), []string{"kv"}},
+		{"MI300 finds MI300X", match(FieldAbstract, "MI300"), []string{"kv"}},
+		{"FP8 finds float8", match(FieldAbstract, "FP8"), []string{"kv"}},
+		{"speaker affiliation", match(FieldSpeakers, "meta"), []string{"compile"}},
+		{"track words", match(FieldTrackText, "compiler"), []string{"compile"}},
+		{"exact field is unstemmed", match(FieldAbstractExact, "caching"), []string{"kv"}},
+		{"exact field has no stems", match(FieldAbstractExact, "cach"), nil},
+		{"track keyword", bleve.NewTermQuery("Compilers"), nil}, // no _all: keyword needs its field
+	}
+	fieldTerm := bleve.NewTermQuery("Hall A")
+	fieldTerm.SetField(FieldRoom)
+	tests = append(tests, struct {
+		name string
+		q    query.Query
+		want []string
+	}{"room keyword", fieldTerm, []string{"compile"}})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, searchIDs(t, idx, tt.q)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Facets count keyword values as written; talks without a value are
+// missing, never an empty bucket.
+func TestBuildFacetsHaveNoEmptyBucket(t *testing.T) {
+	idx, err := Build(handTalks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	req := bleve.NewSearchRequest(bleve.NewMatchAllQuery())
+	req.AddFacet(FieldTrack, bleve.NewFacetRequest(FieldTrack, 10))
+	res, err := idx.Search(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Facets[FieldTrack]
+	got := map[string]int{}
+	for _, tf := range f.Terms.Terms() {
+		got[tf.Term] = tf.Count
+	}
+	if diff := cmp.Diff(map[string]int{"Compilers": 1, "Distributed": 1}, got); diff != "" {
+		t.Errorf("track facet (-want +got):\n%s", diff)
+	}
+	if f.Missing != 4 {
+		t.Errorf("missing = %d, want 4", f.Missing)
+	}
+}
+
+// The analyzer's offsets drive highlighting: "C++" is marked whole, a
+// variant and its family (same offsets) are marked once, compound parts
+// each, and the text around is escaped.
+func TestBuildHighlightOffsets(t *testing.T) {
+	talks := []Talk{{ID: "h", Title: "C++ on MI300X <1ms", Abstract: "Use torch.compile & <script>.", Kind: KindTalk}}
+	idx, err := Build(talks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	tests := []struct{ field, q, want string }{
+		{FieldTitle, "C++", "<mark>C++</mark> on MI300X &lt;1ms"},
+		{FieldTitle, "MI300", "C++ on <mark>MI300X</mark> &lt;1ms"},
+		{FieldTitle, "1ms", "C++ on MI300X &lt;<mark>1ms</mark>"},
+		{FieldAbstract, "torch.compile", "Use <mark>torch</mark>.<mark>compile</mark> &amp; &lt;script&gt;."},
+	}
+	for _, tt := range tests {
+		q := bleve.NewMatchQuery(tt.q)
+		q.SetField(tt.field)
+		req := bleve.NewSearchRequest(q)
+		req.Highlight = bleve.NewHighlightWithStyle("html")
+		res, err := idx.Search(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != 1 {
+			t.Fatalf("%q: %d hits", tt.q, len(res.Hits))
+		}
+		if got := res.Hits[0].Fragments[tt.field]; len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%q: fragments %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
