@@ -1,9 +1,95 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
 
-// TODO: index (stub).
-func newIndexCmd(g *globals) *cobra.Command { return &cobra.Command{Use: "index", Hidden: true} }
+	"github.com/spf13/cobra"
 
-// TODO: export (stub).
-func newExportCmd(g *globals) *cobra.Command { return &cobra.Command{Use: "export", Hidden: true} }
+	"github.com/talksearch/talksearch/index"
+)
+
+func newIndexCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "index",
+		Short: "Ingest the seeds and print what was read, merged and warned about",
+		Long: `Parse the seed dumps (the schedule page and the abstract dumps), merge the
+duplicates and print a summary: files read, session blocks, talks, duplicates
+merged, unscheduled talks, talks per source file, each merge and every warning.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := g.loadCorpus()
+			if err != nil {
+				return err
+			}
+			return printSummary(g.stdout, c)
+		},
+	}
+}
+
+func newExportCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "export",
+		Short: "Write the deduplicated talks as JSON Lines",
+		Long: `Write one JSON object per talk and line to stdout, scheduled talks by start
+time then title, then unscheduled talks by title. Keys: id, title, speakers
+([{"name","affiliation"}]), abstract, track, level, room, start, end (RFC 3339
+with offset), kind, scheduled, sources (seed file names). A value the seeds do
+not state is absent.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := g.loadCorpus()
+			if err != nil {
+				return err
+			}
+			return exportTalks(g.stdout, c.Talks)
+		},
+	}
+}
+
+// exportTalks writes talks as JSON Lines. HTML escaping is off: the output
+// is data, and "<1ms" should read as written.
+func exportTalks(w io.Writer, talks []index.Talk) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range talks {
+		if err := enc.Encode(&talks[i]); err != nil {
+			return fmt.Errorf("export talk %s: %w", talks[i].ID, err)
+		}
+	}
+	return nil
+}
+
+func printSummary(w io.Writer, c *index.Corpus) error {
+	r := c.Report
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "files read:\t%d\n", r.Files)
+	fmt.Fprintf(tw, "session blocks:\t%d\n", r.Blocks)
+	fmt.Fprintf(tw, "talks:\t%d\n", len(c.Talks))
+	fmt.Fprintf(tw, "unscheduled talks:\t%d\n", r.Unscheduled)
+	fmt.Fprintf(tw, "duplicates merged:\t%d\n", r.Merged)
+	fmt.Fprintf(tw, "warnings:\t%d\n", len(r.Warnings))
+	fmt.Fprintln(tw, "\ntalks per source file:")
+	for _, f := range r.PerFile {
+		paras := ""
+		if f.Kind == "abstracts" {
+			paras = fmt.Sprintf("%d paragraphs", f.Paragraphs)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d talks\t%d new\n", f.File, f.Kind, paras, f.Talks, f.New)
+	}
+	if len(r.Merges) > 0 {
+		fmt.Fprintln(tw, "\nmerged (file, paragraphs, into talk):")
+		for _, m := range r.Merges {
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\n", m.File, m.Paragraphs, m.TalkID, m.Title)
+		}
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintln(tw, "\nwarnings:")
+		for _, wn := range r.Warnings {
+			fmt.Fprintf(tw, "  %s\n", wn)
+		}
+	}
+	return tw.Flush()
+}
