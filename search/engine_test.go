@@ -6,17 +6,19 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/talksearch/talksearch/index"
 )
 
-// fixtureEngine builds an engine over testdata/talks.json: eight hand-made
-// talks with two Monarch talks, a talk built on Monarch, a break, HTML-like
-// text, talks without track, level or room, and a clash.
-func fixtureEngine(t testing.TB) *Engine {
+// fixtureTalks reads testdata/talks.json: eight hand-made talks with two
+// Monarch talks, a talk built on Monarch, a break, HTML-like text, talks
+// without track, level or room, and two talks that clash.
+func fixtureTalks(t testing.TB) []index.Talk {
 	t.Helper()
 	b, err := os.ReadFile("testdata/talks.json")
 	if err != nil {
@@ -26,7 +28,12 @@ func fixtureEngine(t testing.TB) *Engine {
 	if err := json.Unmarshal(b, &talks); err != nil {
 		t.Fatalf("testdata/talks.json: %v", err)
 	}
-	e, err := New(&index.Corpus{Talks: talks})
+	return talks
+}
+
+func fixtureEngine(t testing.TB) *Engine {
+	t.Helper()
+	e, err := New(&index.Corpus{Talks: fixtureTalks(t)})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -42,27 +49,329 @@ func hitIDs(r *Result) []string {
 	return ids
 }
 
-func TestSearchFixture(t *testing.T) {
+func TestSearchRanking(t *testing.T) {
 	e := fixtureEngine(t)
-	ctx := context.Background()
-	for _, q := range []string{"Monarch", "monrach", "KV cache", "torch.compile", "<1ms", "C++", `"unbalanced`, "MoE", "-coffee", "speaker:Hopper", "track:infer cache", "flexatention", "speculativ decoding", "coffee"} {
-		r, err := e.Search(ctx, Request{Query: q})
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		b, _ := json.MarshalIndent(r, "", " ")
-		_ = b
-		t.Logf("%q: %d %v dym=%q", q, r.Total, hitIDs(r), r.DidYouMean)
-		for _, h := range r.Hits {
-			t.Logf("   %s %.3f %q %q", h.ID, h.Score, h.Highlights.Title, h.Highlights.Abstract)
-		}
+	tests := []struct {
+		query      string
+		want       []string
+		didYouMean string
+	}{
+		{"Monarch", []string{"monarch-amd", "monarch-api", "async-rl"}, ""},
+		{"monrach", []string{"monarch-amd", "monarch-api", "async-rl"}, "monarch"},
+		{"flexatention", []string{"flex"}, "flexattention"},
+		{"speculativ decoding", []string{"compile"}, "speculative decoding"},
+		{"KV cache", []string{"kv-cache", "moe-inference"}, ""},
+		{"torch.compile", []string{"compile", "flex"}, ""},
+		{"<1ms", []string{"kv-cache"}, ""},
+		{`"actors and meshes"`, []string{"async-rl", "monarch-api"}, ""},
+		{`"actors and meshes`, []string{"async-rl", "monarch-api"}, ""},
+		{"monarch -amd", []string{"monarch-api", "async-rl"}, ""},
+		{"actors -\"fault tolerance\"", []string{"async-rl", "monarch-amd"}, ""},
+		{"speaker:hopper", []string{"monarch-amd"}, ""},
+		{"title:monarch", []string{"monarch-api", "monarch-amd"}, ""},
+		{"track:infer cache", []string{"kv-cache", "moe-inference"}, ""},
+		{"track:nosuchtrack", []string{}, ""},
+		{"red hat", []string{"kv-cache"}, ""},
+		{"coffee", []string{"coffee-1"}, ""},
+		{"the", []string{}, ""},
+		{"qwxyzzy", []string{}, ""},
+		{"monarhc actros", []string{"monarch-amd", "monarch-api", "async-rl"}, "monarch actors"},
+		{"speculatve -- x", []string{"compile"}, "speculative -- x"},
 	}
-	d, err := e.Talk(ctx, "monarch-api")
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			r, err := e.Search(context.Background(), Request{Query: tt.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, hitIDs(r)); diff != "" {
+				t.Errorf("hits (-want +got):\n%s", diff)
+			}
+			if r.DidYouMean != tt.didYouMean {
+				t.Errorf("did_you_mean = %q, want %q", r.DidYouMean, tt.didYouMean)
+			}
+			if r.Total != uint64(len(r.Hits)) {
+				t.Errorf("total %d, %d hits", r.Total, len(r.Hits))
+			}
+		})
+	}
+}
+
+func TestSearchEmptyQueryListsEverythingInScheduleOrder(t *testing.T) {
+	e := fixtureEngine(t)
+	r, err := e.Search(context.Background(), Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%+v", d.Related)
-	_ = errors.Is
-	_ = strings.Contains
-	_ = cmp.Diff
+	want := []string{"compile", "monarch-api", "monarch-amd", "coffee-1", "moe-inference", "kv-cache", "async-rl", "flex"}
+	if diff := cmp.Diff(want, hitIDs(r)); diff != "" {
+		t.Errorf("hits (-want +got):\n%s", diff)
+	}
+}
+
+func TestSearchBreaksRankLow(t *testing.T) {
+	e := fixtureEngine(t)
+	// "fruits" is only in the break; "granola"/"monarch" ranks the talk first.
+	r, err := e.Search(context.Background(), Request{Query: "granola monarch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := hitIDs(r); ids[len(ids)-1] != "coffee-1" {
+		t.Errorf("break not last: %v", ids)
+	}
+}
+
+func TestSearchFacets(t *testing.T) {
+	e := fixtureEngine(t)
+	tests := []struct {
+		name string
+		req  Request
+		hits []string
+		want Facets
+	}{
+		{
+			name: "no selection",
+			req:  Request{Query: "gpus actors cache torch"},
+			hits: []string{"monarch-amd", "monarch-api", "compile", "flex", "async-rl", "kv-cache", "moe-inference"},
+			want: Facets{
+				Track:   []FacetValue{{Value: "Compilers", Count: 2}, {Value: "Distributed", Count: 2}, {Value: "Inference", Count: 2}},
+				Level:   []FacetValue{{Value: "Advanced", Count: 2}, {Value: "Intermediate", Count: 2}, {Value: "Beginner", Count: 1}},
+				Room:    []FacetValue{{Value: "Room A", Count: 2}, {Value: "Room B", Count: 2}, {Value: "Room C", Count: 1}},
+				Missing: map[string]int{"track": 1, "level": 2, "room": 2},
+			},
+		},
+		{
+			// Track counts ignore the track selection; level and room
+			// counts follow it. Two tracks combine with OR.
+			name: "two tracks, one level",
+			req:  Request{Tracks: []string{"distributed", "Inference"}, Levels: []string{"Advanced"}},
+			hits: []string{"monarch-amd"},
+			want: Facets{
+				Track:   []FacetValue{{Value: "Compilers", Count: 1}, {Value: "Distributed", Count: 1, Selected: true}, {Value: "Inference", Count: 0, Selected: true}},
+				Level:   []FacetValue{{Value: "Advanced", Count: 1, Selected: true}, {Value: "Beginner", Count: 1}, {Value: "Intermediate", Count: 1}},
+				Room:    []FacetValue{{Value: "Room B", Count: 1}},
+				Missing: map[string]int{"track": 0, "level": 1, "room": 0},
+			},
+		},
+		{
+			name: "unknown value selects nothing but is shown selected",
+			req:  Request{Rooms: []string{"Attic"}},
+			hits: []string{},
+			want: Facets{
+				Track:   []FacetValue{},
+				Level:   []FacetValue{},
+				Room:    []FacetValue{{Value: "Room A", Count: 2}, {Value: "Room B", Count: 2}, {Value: "Foyer", Count: 1}, {Value: "Room C", Count: 1}, {Value: "Attic", Count: 0, Selected: true}},
+				Missing: map[string]int{"track": 0, "level": 0, "room": 2},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := e.Search(context.Background(), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.hits, hitIDs(r), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+				t.Errorf("hits (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.want, r.Facets, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("facets (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSearchHighlights(t *testing.T) {
+	e := fixtureEngine(t)
+	tests := []struct {
+		query string
+		id    string
+		want  Highlights
+	}{
+		{"<1ms", "kv-cache", Highlights{Title: []string{}, Abstract: []string{
+			"Caching the key-value state of agents cuts latency to &lt;<mark>1ms</mark>. We compare &lt;script&gt;alert(1)&lt;/script&gt; free serving stacks.",
+		}}},
+		{"script alert", "kv-cache", Highlights{Title: []string{}, Abstract: []string{
+			"Caching the key-value state of agents cuts latency to &lt;1ms. We compare &lt;<mark>script</mark>&gt;<mark>alert</mark>(1)&lt;/<mark>script</mark>&gt; free serving stacks.",
+		}}},
+		{"kv cache", "kv-cache", Highlights{
+			Title:    []string{"Semantic <mark>KV</mark>-<mark>Cache</mark> for Agentic LLM Serving"},
+			Abstract: []string{"<mark>Caching</mark> the key-value state of agents cuts latency to &lt;1ms. We compare &lt;script&gt;alert(1)&lt;/script&gt; free serving stacks."},
+		}},
+		{"hopper", "monarch-amd", Highlights{Title: []string{}, Abstract: []string{}}},
+		{"monrach", "monarch-api", Highlights{
+			Title:    []string{"Lightning Talk: <mark>Monarch</mark>: An API To Your Supercomputer"},
+			Abstract: []string{"<mark>Monarch</mark> gives a single controller over a cluster of GPUs. Actors and meshes make fault tolerance simple."},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			r, err := e.Search(context.Background(), Request{Query: tt.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range r.Hits {
+				if h.ID != tt.id {
+					continue
+				}
+				if diff := cmp.Diff(tt.want, h.Highlights); diff != "" {
+					t.Errorf("highlights (-want +got):\n%s", diff)
+				}
+				return
+			}
+			t.Fatalf("%s not in %v", tt.id, hitIDs(r))
+		})
+	}
+}
+
+func TestSearchPagingAndSort(t *testing.T) {
+	e := fixtureEngine(t)
+	ctx := context.Background()
+	all, err := e.Search(ctx, Request{Query: "gpus actors cache torch", Sort: SortTime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// start ascending (ties by title), unscheduled last (by title)
+	want := []string{"compile", "monarch-api", "monarch-amd", "moe-inference", "kv-cache", "async-rl", "flex"}
+	if diff := cmp.Diff(want, hitIDs(all)); diff != "" {
+		t.Errorf("time order (-want +got):\n%s", diff)
+	}
+	page, err := e.Search(ctx, Request{Query: "gpus actors cache torch", Sort: "TIME", Limit: 2, Offset: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want[5:7], hitIDs(page)); diff != "" || page.Total != 7 {
+		t.Errorf("page 5..7: total %d (-want +got):\n%s", page.Total, diff)
+	}
+	past, err := e.Search(ctx, Request{Query: "monarch", Offset: 50})
+	if err != nil || len(past.Hits) != 0 || past.Total != 3 {
+		t.Errorf("offset past the end: %v, %+v", err, past)
+	}
+}
+
+func TestSearchInvalid(t *testing.T) {
+	e := fixtureEngine(t)
+	tests := []struct {
+		name string
+		req  Request
+		msg  string
+	}{
+		{"negative limit", Request{Limit: -1}, "limit -1 is negative"},
+		{"limit too large", Request{Limit: MaxLimit + 1}, "limit 101 is above 100"},
+		{"negative offset", Request{Offset: -5}, "offset -5 not in [0,10000]"},
+		{"offset too large", Request{Offset: MaxOffset + 1}, "offset 10001 not in [0,10000]"},
+		{"unknown sort", Request{Sort: "date"}, `sort "date" is not "relevance" or "time"`},
+		{"query too long", Request{Query: strings.Repeat("a", MaxQueryLen+1)}, "query is 513 bytes, longer than 512"},
+		{"too many values", Request{Tracks: make([]string, MaxFacetValues+1)}, "33 track values, more than 32"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.Search(context.Background(), tt.req)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("err = %v, want ErrInvalid", err)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("err = %q, want it to say %q", err, tt.msg)
+			}
+		})
+	}
+}
+
+func TestSearchOddInputNeverFails(t *testing.T) {
+	e := fixtureEngine(t)
+	for _, q := range []string{`"`, `""`, "-", "--", `title:`, `:`, "C++", "a:b:c", `-"`, "\x00", "((", "*?~^", "\\", strings.Repeat("x", MaxQueryLen), "😀 monarch", "-monarch -gpus -cache"} {
+		if _, err := e.Search(context.Background(), Request{Query: q}); err != nil {
+			t.Errorf("%q: %v", q, err)
+		}
+	}
+}
+
+func TestTalkRelated(t *testing.T) {
+	e := fixtureEngine(t)
+	d, err := e.Talk(context.Background(), "monarch-api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Title != "Lightning Talk: Monarch: An API To Your Supercomputer" {
+		t.Errorf("title %q", d.Title)
+	}
+	var ids []string
+	for _, r := range d.Related {
+		ids = append(ids, r.ID)
+		if r.ID == "coffee-1" || r.ID == d.ID {
+			t.Errorf("related lists %s", r.ID)
+		}
+	}
+	if len(ids) < 2 || ids[0] != "monarch-amd" || ids[1] != "async-rl" {
+		t.Fatalf("related = %v, want monarch-amd, async-rl first", ids)
+	}
+	// monarch-amd (Room B, 10:05–10:35) overlaps monarch-api (Room A, 10:00–10:15).
+	if !d.Related[0].Clash || d.Related[1].Clash {
+		t.Errorf("clash = %v, %v; want true, false", d.Related[0].Clash, d.Related[1].Clash)
+	}
+	if !strings.Contains(strings.Join(d.Related[0].SharedTerms, " "), "monarch") {
+		t.Errorf("shared terms %v lack monarch", d.Related[0].SharedTerms)
+	}
+	if _, err := e.Talk(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown id: %v, want ErrNotFound", err)
+	}
+}
+
+func TestReplaceSwapsCorpus(t *testing.T) {
+	e := fixtureEngine(t)
+	ctx := context.Background()
+	talks := fixtureTalks(t)
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				if _, err := e.Search(ctx, Request{Query: "monarch"}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	if err := e.Replace(&index.Corpus{Talks: talks[:2]}); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	r, err := e.Search(ctx, Request{Query: "monarch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"monarch-amd", "monarch-api"}, hitIDs(r)); diff != "" {
+		t.Errorf("after Replace (-want +got):\n%s", diff)
+	}
+	if err := e.Replace(&index.Corpus{Talks: append(talks[:1:1], talks[0])}); err == nil {
+		t.Error("Replace with a duplicate id succeeded")
+	}
+	if r, _ := e.Search(ctx, Request{}); r.Total != 2 {
+		t.Errorf("failed Replace changed the corpus: %d talks", r.Total)
+	}
+}
+
+func TestSearchCache(t *testing.T) {
+	talks := fixtureTalks(t)
+	for _, size := range []int{-1, 2} {
+		e, err := NewWithOptions(&index.Corpus{Talks: talks}, Options{CacheSize: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		for _, q := range []string{"monarch", "cache", "monarch", "torch", "Monarch  "} {
+			r, err := e.Search(context.Background(), Request{Query: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q == "Monarch  " && r.Query != "Monarch" {
+				t.Errorf("query not normalised: %q", r.Query)
+			}
+		}
+		if n := e.snap.Load().cache.order.Len(); size > 0 && n != size || size < 0 && n != 0 {
+			t.Errorf("cache size %d holds %d", size, n)
+		}
+	}
 }

@@ -15,6 +15,7 @@ type parsed struct {
 	Phrases  []string // "quoted phrases": required, words adjacent
 	Fields   []fieldClause
 	Excludes []string // -word or -"phrase": talks containing it are dropped
+	raw      string   // the input, for suggestions that keep its form
 }
 
 // fieldClause is a `prefix:value` part of a query.
@@ -45,7 +46,7 @@ func (p parsed) empty() bool {
 // exclusions. A quote left open runs to the end of the input.
 func parseQuery(s string) parsed {
 	s = strings.ToValidUTF8(s, " ")
-	var p parsed
+	p := parsed{raw: s}
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])

@@ -31,9 +31,11 @@ const (
 	correctionWeight = 0.7
 	// phraseBoost: talks with the words of the query next to each other.
 	phraseBoost = 1.5
+	// compoundPartWeight: the terms of a compound word matched apart.
+	compoundPartWeight = 0.1
 	// breakFactor scales the score of breaks (coffee, lunch) so that they
 	// rank below sessions unless the query is about them.
-	breakFactor = 0.25
+	breakFactor = 0.1
 )
 
 // plan is a parsed query compiled against one snapshot.
@@ -44,9 +46,8 @@ type plan struct {
 	// tracks, when non-nil, restricts results to these tracks (from a
 	// track: clause); an empty non-nil set matches nothing.
 	tracks map[string]bool
-	// corrected is the query with unknown words replaced by their
-	// corrections, when any were; "" otherwise.
-	corrected string
+	// fixes are the unknown words of the query and their corrections.
+	fixes [][2]string
 	// synonyms are the expansions that applied, as "MoE → mixture of experts".
 	synonyms []string
 	// none: the query can match nothing (e.g. only stop words excluded).
@@ -62,18 +63,13 @@ func (s *snapshot) compile(p parsed) plan {
 	words := s.contentWords(p.Words)
 	if len(words) > 0 {
 		clauses := make([]query.Query, 0, len(words))
-		var fixed []string
-		anyFix := false
 		for _, w := range words {
-			alts := []alternative{{text: w, weight: 1}}
+			alts := s.literal(w)
 			if fix := s.corrections(w); len(fix) > 0 {
-				anyFix = true
-				fixed = append(fixed, fix[0])
+				pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
 				for _, f := range fix {
 					alts = append(alts, alternative{text: f, weight: correctionWeight})
 				}
-			} else {
-				fixed = append(fixed, w)
 			}
 			for _, syn := range s.synonyms(w) {
 				alts = append(alts, alternative{text: syn, weight: synonymWeight, phrase: strings.Contains(syn, " ")})
@@ -85,15 +81,12 @@ func (s *snapshot) compile(p parsed) plan {
 			should = append(should, wordClause([]alternative{{text: syn.with, weight: synonymWeight * float64(syn.words), phrase: strings.Contains(syn.with, " ")}}))
 			pl.synonyms = append(pl.synonyms, syn.from+" → "+syn.with)
 		}
-		if anyFix {
-			pl.corrected = strings.Join(fixed, " ")
-		}
 		// The coordination factor of a disjunction (matched clauses /
 		// clauses) is what ranks talks with every word above talks with
 		// some of them.
 		must = append(must, query.NewDisjunctionQuery(clauses))
 		if len(words) > 1 {
-			should = append(should, proximityClauses(words)...)
+			should = append(should, proximityClauses(p.Words, words)...)
 		}
 	}
 	for _, ph := range p.Phrases {
@@ -163,24 +156,54 @@ func wordClause(alts []alternative) query.Query {
 	return query.NewDisjunctionQuery(perField)
 }
 
+// literal is how a word matches as typed. A word the analyzer splits into
+// several terms (`KV-cache`, `torch.compile`, `all-to-all`) is matched as a
+// phrase of them; its terms one by one count far less, or `all-to-all`
+// would find every talk saying "all".
+func (s *snapshot) literal(w string) []alternative {
+	if s.compound(w) {
+		return []alternative{{text: w, weight: 1, phrase: true}, {text: w, weight: compoundPartWeight}}
+	}
+	return []alternative{{text: w, weight: 1}}
+}
+
+// compound says whether w becomes terms at more than one position.
+func (s *snapshot) compound(w string) bool {
+	ts := s.analyzer.Analyze([]byte(w))
+	for _, t := range ts {
+		if t.Position != ts[0].Position {
+			return true
+		}
+	}
+	return false
+}
+
 // proximityClauses reward talks where the query's words stand together: the
-// whole input as a phrase, and each pair of neighbouring words.
-func proximityClauses(words []string) []query.Query {
+// whole input as typed as a phrase, and each pair of neighbouring content
+// words.
+func proximityClauses(typed, content []string) []query.Query {
 	var qs []query.Query
-	whole := strings.Join(words, " ")
+	whole := strings.Join(typed, " ")
 	qs = append(qs,
 		fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost),
 		fieldQuery(index.FieldAbstract, whole, true, phraseBoost),
 		fieldQuery(index.FieldSpeakers, whole, true, 2*phraseBoost),
 	)
-	if len(words) > 2 {
-		for i := 0; i+1 < len(words) && i < 6; i++ {
-			pair := words[i] + " " + words[i+1]
-			qs = append(qs,
-				fieldQuery(index.FieldTitle, pair, true, phraseBoost),
-				fieldQuery(index.FieldAbstract, pair, true, phraseBoost/2),
-			)
+	isContent := map[string]bool{}
+	for _, w := range content {
+		isContent[w] = true
+	}
+	pairs := 0
+	for i := 0; i+1 < len(typed) && pairs < 6; i++ {
+		if !isContent[typed[i]] || !isContent[typed[i+1]] || len(typed) == 2 {
+			continue
 		}
+		pair := typed[i] + " " + typed[i+1]
+		qs = append(qs,
+			fieldQuery(index.FieldTitle, pair, true, phraseBoost),
+			fieldQuery(index.FieldAbstract, pair, true, phraseBoost/2),
+		)
+		pairs++
 	}
 	return qs
 }

@@ -44,9 +44,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 		Facets:   fc.facets(),
 		Synonyms: pl.synonyms,
 	}
-	if pl.corrected != "" && pl.corrected != r.Query {
-		res.DidYouMean = pl.corrected
-	}
+	res.DidYouMean = replaceWords(r.Query, pl.fixes)
 	if len(results) == 0 && res.DidYouMean == "" {
 		res.DidYouMean = s.suggestQuery(p)
 	}

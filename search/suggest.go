@@ -178,23 +178,40 @@ func (s *snapshot) suggestQuery(p parsed) string {
 	for _, ph := range p.Phrases {
 		words = append(words, strings.Fields(ph)...)
 	}
-	changed := false
-	out := make([]string, 0, len(words))
+	var fixes [][2]string
 	for _, w := range words {
 		lw := strings.ToLower(w)
 		if s.vocab.df[lw] > 0 || s.knownTerms(w) || len([]rune(lw)) < 4 {
-			out = append(out, w)
 			continue
 		}
 		if fix := s.vocab.correctWithin(lw, maxEdits(len([]rune(lw)))+1, 1); len(fix) > 0 {
-			out = append(out, fix[0])
-			changed = true
-			continue
+			fixes = append(fixes, [2]string{w, fix[0]})
 		}
-		out = append(out, w)
+	}
+	return replaceWords(p.raw, fixes)
+}
+
+// replaceWords returns query with each word fixes[i][0] replaced by
+// fixes[i][1], keeping quotes, prefixes and the other words as typed; ""
+// when nothing changes.
+func replaceWords(query string, fixes [][2]string) string {
+	if len(fixes) == 0 {
+		return ""
+	}
+	fields := strings.Fields(query)
+	changed := false
+	for i, f := range fields {
+		for _, fx := range fixes {
+			// The word may carry a quote or a prefix: replace inside.
+			if j := strings.Index(f, fx[0]); j >= 0 && fx[0] != fx[1] {
+				fields[i] = f[:j] + fx[1] + f[j+len(fx[0]):]
+				changed = true
+				break
+			}
+		}
 	}
 	if !changed {
 		return ""
 	}
-	return strings.Join(out, " ")
+	return strings.Join(fields, " ")
 }
