@@ -1,0 +1,386 @@
+package index
+
+import (
+	_ "embed"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+)
+
+// Query-time synonyms. The index holds the words the talks use; a query is
+// searched as typed AND with alternative phrasings of its words (MoE ↔
+// mixture of experts). Expanding queries rather than the index keeps the
+// index small, lets a synonym change apply without a rebuild, and lets a
+// response say which synonyms applied.
+//
+// The groups come from three places:
+//   - synonyms.txt, a curated list (acronyms, spellings);
+//   - the corpus itself: every "long form (ACRONYM)" it writes, such as
+//     "Mixture-of-Experts (MoE)" or "Expert Parallelism (EP)";
+//   - the corpus's CamelCase names, one way: "flex attention" also searches
+//     "FlexAttention" (the analyzer keeps flexattention one term).
+
+//go:embed synonyms.txt
+var curatedSynonyms string
+
+// Where a synonym group comes from.
+const (
+	SourceCurated = "curated" // synonyms.txt
+	SourceCorpus  = "corpus"  // "long form (ACRONYM)" in a talk
+	SourceName    = "name"    // a CamelCase name of the corpus, split
+)
+
+// SynonymGroup is one set of phrases that mean the same.
+type SynonymGroup struct {
+	// Phrases as written in the data file or the corpus; the first is the
+	// one the group is known by (the acronym, where there is one).
+	Phrases []string
+	// OneWay groups apply from Phrases[0] to the others only.
+	OneWay bool
+	// Sources lists where the phrases came from (Source* constants), sorted.
+	Sources []string
+}
+
+// Expansion is one synonym group that applied to a query.
+type Expansion struct {
+	// Start and End delimit the query words that matched: words[Start:End].
+	Start, End int
+	// Matched is the group's phrase those words are ("MoE").
+	Matched string
+	// Alternatives are the group's other phrases, to search as phrases in
+	// place of (in addition to) words[Start:End].
+	Alternatives []string
+	// Sources of the group (Source* constants).
+	Sources []string
+}
+
+// String says what applied, for logs and the CLI: "MoE → mixture of experts".
+func (e Expansion) String() string {
+	return e.Matched + " → " + strings.Join(e.Alternatives, ", ")
+}
+
+// Thesaurus finds synonyms of query words. It is immutable after
+// NewThesaurus and safe for concurrent use.
+type Thesaurus struct {
+	groups []SynonymGroup
+	// byKey maps the analysed key of a phrase to the groups it triggers.
+	byKey map[string][]phraseRef
+	// maxTerms is the longest key in terms, bounding the match window.
+	maxTerms int
+}
+
+type phraseRef struct {
+	group  int
+	phrase string
+}
+
+// NewThesaurus returns the curated synonyms plus those mined from talks.
+func NewThesaurus(talks []Talk) *Thesaurus {
+	b := newThesaurusBuilder()
+	for _, line := range strings.Split(curatedSynonyms, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		oneWay := false
+		if from, to, ok := strings.Cut(line, "=>"); ok {
+			oneWay, line = true, from+"|"+to
+		}
+		var phrases []string
+		for _, p := range strings.Split(line, "|") {
+			if p = strings.TrimSpace(p); p != "" {
+				phrases = append(phrases, p)
+			}
+		}
+		b.add(phrases, oneWay, SourceCurated)
+	}
+	for _, t := range talks {
+		for _, text := range []string{t.Title, t.Abstract} {
+			for _, pair := range MineAcronyms(text) {
+				b.add([]string{pair[0], pair[1]}, false, SourceCorpus)
+			}
+			for _, name := range camelNames(text) {
+				b.add([]string{splitCamel(name), name}, true, SourceName)
+			}
+		}
+	}
+	return b.build()
+}
+
+// Groups returns every synonym group, curated first, then in corpus order.
+func (th *Thesaurus) Groups() []SynonymGroup {
+	return slices.Clone(th.groups)
+}
+
+// Expand finds the synonym groups that apply to words, the plain words of
+// a query in order (no operators or quotes). Matches cover whole words and
+// do not overlap; the longest match wins from left to right, so "mixture
+// of experts" is one match, not "experts" alone.
+func (th *Thesaurus) Expand(words []string) []Expansion {
+	type term struct {
+		text        string
+		word        int
+		first, last bool // first/last term of its word
+	}
+	var terms []term
+	for i, w := range words {
+		ks := keyTerms(w)
+		for j, k := range ks {
+			terms = append(terms, term{k, i, j == 0, j == len(ks)-1})
+		}
+	}
+	var out []Expansion
+	for s := 0; s < len(terms); {
+		if !terms[s].first {
+			s++
+			continue
+		}
+		matched := 0
+		for n := min(th.maxTerms, len(terms)-s); n > 0 && matched == 0; n-- {
+			if !terms[s+n-1].last {
+				continue
+			}
+			key := make([]string, n)
+			for i := range key {
+				key[i] = terms[s+i].text
+			}
+			for _, ref := range th.byKey[strings.Join(key, " ")] {
+				g := th.groups[ref.group]
+				var alts []string
+				for _, p := range g.Phrases {
+					if keyOf(p) != keyOf(ref.phrase) {
+						alts = append(alts, p)
+					}
+				}
+				if len(alts) == 0 {
+					continue
+				}
+				out = append(out, Expansion{
+					Start: terms[s].word, End: terms[s+n-1].word + 1,
+					Matched: ref.phrase, Alternatives: alts, Sources: g.Sources,
+				})
+				matched = n
+			}
+		}
+		s += max(matched, 1)
+	}
+	return out
+}
+
+// keyTerms are the terms a phrase is compared by: the talk analyzer without
+// stop-word removal ("of" counts in "mixture of experts"), one term per
+// position (a model variant's family is not part of the key).
+func keyTerms(phrase string) []string {
+	ts := newTalkTokenizer().Tokenize([]byte(phrase))
+	for _, f := range keyFilters {
+		ts = f.Filter(ts)
+	}
+	var terms []string
+	last := 0
+	for _, tok := range ts {
+		if tok.Position != last {
+			terms = append(terms, string(tok.Term))
+			last = tok.Position
+		}
+	}
+	return terms
+}
+
+var keyFilters = []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, snowballFilter{}}
+
+func keyOf(phrase string) string { return strings.Join(keyTerms(phrase), " ") }
+
+type thesaurusBuilder struct {
+	groups []SynonymGroup
+	// symmetric maps a key to the symmetric group holding it, so the same
+	// acronym from the data file and from three talks is one group.
+	symmetric map[string]int
+	oneWay    map[string]bool // "from key → to key" already added
+}
+
+func newThesaurusBuilder() *thesaurusBuilder {
+	return &thesaurusBuilder{symmetric: map[string]int{}, oneWay: map[string]bool{}}
+}
+
+func (b *thesaurusBuilder) add(phrases []string, oneWay bool, source string) {
+	if len(phrases) < 2 {
+		return
+	}
+	if oneWay {
+		id := keyOf(phrases[0]) + "→" + keyOf(phrases[1])
+		if b.oneWay[id] || keyOf(phrases[0]) == keyOf(phrases[1]) {
+			return
+		}
+		b.oneWay[id] = true
+		b.groups = append(b.groups, SynonymGroup{Phrases: phrases, OneWay: true, Sources: []string{source}})
+		return
+	}
+	g := -1
+	for _, p := range phrases {
+		if i, ok := b.symmetric[keyOf(p)]; ok {
+			g = i
+			break
+		}
+	}
+	if g < 0 {
+		g = len(b.groups)
+		b.groups = append(b.groups, SynonymGroup{})
+	}
+	grp := &b.groups[g]
+	for _, p := range phrases {
+		k := keyOf(p)
+		if k == "" {
+			continue
+		}
+		if _, ok := b.symmetric[k]; !ok {
+			b.symmetric[k] = g
+			grp.Phrases = append(grp.Phrases, p)
+		}
+	}
+	if !slices.Contains(grp.Sources, source) {
+		grp.Sources = append(grp.Sources, source)
+		slices.Sort(grp.Sources)
+	}
+}
+
+func (b *thesaurusBuilder) build() *Thesaurus {
+	th := &Thesaurus{byKey: map[string][]phraseRef{}}
+	for _, g := range b.groups {
+		if len(g.Phrases) < 2 {
+			continue
+		}
+		th.groups = append(th.groups, g)
+		triggers := g.Phrases
+		if g.OneWay {
+			triggers = g.Phrases[:1]
+		}
+		for _, p := range triggers {
+			k := keyTerms(p)
+			key := strings.Join(k, " ")
+			th.byKey[key] = append(th.byKey[key], phraseRef{len(th.groups) - 1, p})
+			th.maxTerms = max(th.maxTerms, len(k))
+		}
+	}
+	return th
+}
+
+var (
+	// acronymInParens is "(MoE)", "(EP)", "(VLMs)": a short word of
+	// letters in parentheses.
+	acronymInParens = regexp.MustCompile(`\(([A-Za-z]{2,10})\)`)
+	// minorWords may sit inside a long form without a letter in the acronym
+	// (Mixture of Experts → ME is rare; MoE takes the "o").
+	minorWords = map[string]bool{"of": true, "and": true, "for": true, "the": true, "to": true,
+		"in": true, "on": true, "with": true, "a": true, "an": true, "from": true}
+)
+
+// MineAcronyms returns the [acronym, long form] pairs text defines by
+// writing "long form (ACRONYM)", such as ["MoE", "Mixture-of-Experts"].
+// The acronym must have two capitals and its letters must be the initials
+// of the long form's words, in order, optionally followed by more letters
+// of the same word (Async in "Asynchronous"); small words may be skipped.
+// The shortest such long form is taken. The method follows Schwartz &
+// Hearst (2003), made stricter on word initials.
+func MineAcronyms(text string) [][2]string {
+	var pairs [][2]string
+	for _, m := range acronymInParens.FindAllStringSubmatchIndex(text, -1) {
+		short := text[m[2]:m[3]]
+		if n := len(short); short[n-1] == 's' && isAcronymPlural([]byte(short)) {
+			short = short[:n-1]
+		}
+		if countUpper(short) < 2 {
+			continue
+		}
+		before := text[:m[0]]
+		if i := strings.LastIndexAny(before, ".;:!?()\n\"“”"); i >= 0 {
+			before = before[i+1:]
+		}
+		words := strings.Fields(before)
+		for i, w := range words {
+			words[i] = strings.Trim(w, ",'’\"")
+		}
+		limit := min(len(words), len(short)+3)
+		for n := 1; n <= limit; n++ {
+			cand := words[len(words)-n:]
+			if minorWords[strings.ToLower(cand[0])] {
+				continue
+			}
+			if coversInitials(cand, strings.ToLower(short)) {
+				pairs = append(pairs, [2]string{short, strings.Join(cand, " ")})
+				break
+			}
+		}
+	}
+	return pairs
+}
+
+// coversInitials says whether the words spell acronym (lower-case): each
+// word that is not minor gives a non-empty run of its letters, starting
+// with its initial; minor words give their initial or nothing.
+func coversInitials(words []string, acronym string) bool {
+	if len(words) == 0 {
+		return acronym == ""
+	}
+	w := strings.ToLower(words[0])
+	rest := words[1:]
+	if minorWords[w] && coversInitials(rest, acronym) {
+		return true
+	}
+	if acronym == "" || w == "" || w[0] != acronym[0] {
+		return false
+	}
+	// Take acronym[:k] from w: the initial, then a subsequence of w.
+	for k := 1; k <= len(acronym); k++ {
+		if isSubsequence(acronym[1:k], w[1:]) && coversInitials(rest, acronym[k:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSubsequence(sub, s string) bool {
+	for i := 0; i < len(sub); i++ {
+		j := strings.IndexByte(s, sub[i])
+		if j < 0 {
+			return false
+		}
+		s = s[j+1:]
+	}
+	return true
+}
+
+func countUpper(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// camelName is a name made of two or more capitalised words run together:
+// FlexAttention, TorchTitan. Names with an acronym inside (TorchJD, vLLM)
+// or a plural acronym (ViTs) are left out: their split would not be what a
+// reader types.
+var camelName = regexp.MustCompile(`\b[A-Z][a-z]+(?:[A-Z][a-z]{2,})+\b`)
+
+func camelNames(text string) []string {
+	return camelName.FindAllString(text, -1)
+}
+
+// splitCamel is "flex attention" for "FlexAttention".
+func splitCamel(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
