@@ -168,6 +168,14 @@ func parseBlock(file string, lines []string, h, end int) (*Talk, []Warning) {
 	}
 
 	t.Title = titleLine
+	if len(people) == 0 && closing < 0 {
+		// The Speakers section may be lost with the end of the block: take
+		// the speakers from the last " - " followed by "Name, Affiliation".
+		if title, speakers, ok := splitTitleGuess(titleLine); ok {
+			t.Title, t.Speakers = title, speakers
+			warn(titleAt, "session block %q: speakers guessed from the title line", titleLine)
+		}
+	}
 	if len(people) > 0 {
 		title, speakers, ok := splitTitleLine(titleLine, people)
 		switch {
@@ -331,6 +339,20 @@ func splitTitleLine(line string, people []sectionSpeaker) (title string, speaker
 	}
 }
 
+// splitTitleGuess splits a title line without the help of a Speakers
+// section: at the last " - " followed by a name and an affiliation.
+func splitTitleGuess(line string) (title string, speakers []Speaker, ok bool) {
+	at := strings.LastIndex(line, " - ")
+	if at < 0 {
+		return line, nil, false
+	}
+	segs := speakerSegments(line[at+3:])
+	if len(segs) < 2 || !looksLikeName(segs[0].text) {
+		return line, nil, false
+	}
+	return strings.TrimSpace(line[:at]), parseSpeakers(segs, nil), true
+}
+
 // segment is a piece of a speaker list between separators; sep is the
 // separator before it (0 for the first).
 type segment struct {
@@ -365,26 +387,50 @@ func speakerSegments(s string) []segment {
 // one affiliation ("A & B, Org") share it.
 func parseSpeakers(segs []segment, people []sectionSpeaker) []Speaker {
 	var out []Speaker
-	var affs [][]string
+	var affs [][]segment
 	for k, sg := range segs {
+		// Without a match in the Speakers section, a name is still likely
+		// after ";" (it starts a group) or "&", as long as the section lists
+		// more speakers than found so far.
+		unmatched := len(people) == 0 || len(out) < len(people)
 		isName := k == 0 || matchesSpeaker(sg.text, people, false) ||
-			((sg.sep == '&' || sg.sep == ';') && looksLikeName(sg.text))
+			(unmatched && (sg.sep == '&' || sg.sep == ';') && looksLikeName(sg.text))
 		if isName {
 			out = append(out, Speaker{Name: sg.text})
 			affs = append(affs, nil)
 			continue
 		}
-		affs[len(affs)-1] = append(affs[len(affs)-1], sg.text)
+		affs[len(affs)-1] = append(affs[len(affs)-1], sg)
 	}
 	for k := range out {
 		for j := k; j < len(out); j++ {
 			if len(affs[j]) > 0 {
-				out[k].Affiliation = strings.Join(affs[j], ", ")
+				out[k].Affiliation = joinSegments(affs[j])
 				break
 			}
 		}
 	}
 	return out
+}
+
+// joinSegments puts an affiliation back together with its own separators
+// ("Babbage & Co" stays so), normalising the spacing around commas.
+func joinSegments(segs []segment) string {
+	var b strings.Builder
+	for k, sg := range segs {
+		if k > 0 {
+			switch sg.sep {
+			case '&':
+				b.WriteString(" & ")
+			case ';':
+				b.WriteString("; ")
+			default:
+				b.WriteString(", ")
+			}
+		}
+		b.WriteString(sg.text)
+	}
+	return b.String()
 }
 
 // matchesSpeaker reports whether s names one of people. Names are spelled
@@ -406,7 +452,7 @@ func matchesSpeaker(s string, people []sectionSpeaker, strict bool) bool {
 		if as == bs || editDistance(as, bs) <= max(1, len(bs)/6) {
 			return true
 		}
-		if !strict && (a[0] == b[0] || a[len(a)-1] == b[len(b)-1]) {
+		if !strict && len(a) >= 2 && (a[0] == b[0] || a[len(a)-1] == b[len(b)-1]) {
 			return true
 		}
 		// Strict: a shortened first name ("David"/"Dave") with the same surname.
