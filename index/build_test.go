@@ -42,6 +42,14 @@ func searchIDs(t *testing.T, idx bleve.Index, q query.Query) []string {
 	return ids
 }
 
+// matchField requires every term of text in field.
+func matchField(field, text string) query.Query {
+	q := bleve.NewMatchQuery(text)
+	q.SetField(field)
+	q.SetOperator(query.MatchQueryOperatorAnd)
+	return q
+}
+
 func TestBuildFindsTechnicalTokens(t *testing.T) {
 	idx, err := Build(handTalks())
 	if err != nil {
@@ -51,12 +59,7 @@ func TestBuildFindsTechnicalTokens(t *testing.T) {
 	if n, _ := idx.DocCount(); n != 6 {
 		t.Fatalf("DocCount = %d, want 6", n)
 	}
-	match := func(field, text string) query.Query {
-		q := bleve.NewMatchQuery(text)
-		q.SetField(field)
-		q.SetOperator(query.MatchQueryOperatorAnd)
-		return q
-	}
+	match := matchField
 	phrase := func(field, text string) query.Query {
 		q := bleve.NewMatchPhraseQuery(text)
 		q.SetField(field)

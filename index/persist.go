@@ -1,0 +1,323 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+)
+
+// A persisted index lives in a directory of its own:
+//
+//	DIR/current              symlink to the index in use
+//	DIR/index-<unixnano>/    one complete index: Bleve's files plus
+//	DIR/index-…/talksearch.json  our manifest (versions, hash, file sizes and sums)
+//
+// A rebuild writes a new index-* directory, closes it, writes its manifest,
+// then renames a new symlink over "current": the switch is atomic, so a
+// crash at any point leaves "current" on a complete index (or absent). The
+// manifest is written last; an index without one, or whose files differ
+// from it, is never used. Indexes are opened read-only so a reused index
+// stays byte-identical to its manifest.
+const (
+	currentLink  = "current"
+	manifestName = "talksearch.json"
+	indexPrefix  = "index-"
+)
+
+// OpenReport says what Open did, for the caller to log.
+type OpenReport struct {
+	Path   string        // the index directory in use
+	Reused bool          // true if an existing index was reused
+	Reason string        // why it was (re)built: "no index yet", "content changed", …
+	Docs   uint64        // documents in the index
+	Took   time.Duration // time spent checking, building and opening
+	// Cleanup is a failure to remove an old index after the switch; the
+	// index returned is fine, the disk holds a leftover.
+	Cleanup error
+}
+
+// manifest is what a persisted index must match to be reused.
+type manifest struct {
+	MappingVersion int              `json:"mapping_version"`
+	ContentHash    string           `json:"content_hash"`
+	Docs           uint64           `json:"docs"`
+	Built          time.Time        `json:"built"`
+	Files          map[string]entry `json:"files"`
+}
+
+type entry struct {
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// ContentHash identifies a list of talks: any change to any field of any
+// talk, or to their order, changes it.
+func ContentHash(talks []Talk) (string, error) {
+	h := sha256.New()
+	if err := json.NewEncoder(h).Encode(talks); err != nil {
+		return "", fmt.Errorf("hash talks: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Open returns the index of talks persisted under dir, reusing the one
+// there when it was built from the same talks (ContentHash) with the same
+// MappingVersion and its files are intact, and building a new one otherwise.
+// The index is read-only. A dir that cannot be written is an error only when
+// a build is needed.
+func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
+	began := time.Now()
+	rep := OpenReport{}
+	hash, err := ContentHash(talks)
+	if err != nil {
+		return nil, rep, err
+	}
+	idx, path, reason := reuse(dir, hash)
+	if idx != nil {
+		rep.Path, rep.Reused = path, true
+		rep.Docs, _ = idx.DocCount()
+		rep.Took = time.Since(began)
+		return idx, rep, nil
+	}
+	rep.Reason = reason
+	path, err = buildPersisted(dir, talks, hash)
+	if err != nil {
+		return nil, rep, fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, err)
+	}
+	if err := switchCurrent(dir, filepath.Base(path)); err != nil {
+		os.RemoveAll(path)
+		return nil, rep, fmt.Errorf("switch index in %s to %s: %w", dir, filepath.Base(path), err)
+	}
+	rep.Cleanup = removeStale(dir, filepath.Base(path))
+	idx, err = openReadOnly(path)
+	if err != nil {
+		return nil, rep, fmt.Errorf("open rebuilt index %s: %w", path, err)
+	}
+	rep.Path = path
+	rep.Docs, _ = idx.DocCount()
+	rep.Took = time.Since(began)
+	return idx, rep, nil
+}
+
+// reuse opens the current index if it matches; otherwise it says why not.
+func reuse(dir, hash string) (bleve.Index, string, string) {
+	target, err := os.Readlink(filepath.Join(dir, currentLink))
+	if err != nil {
+		return nil, "", "no index yet"
+	}
+	path := filepath.Join(dir, filepath.Base(target))
+	m, err := readManifest(path)
+	switch {
+	case err != nil:
+		return nil, "", fmt.Sprintf("index %s unusable: %v", filepath.Base(path), err)
+	case m.MappingVersion != MappingVersion:
+		return nil, "", fmt.Sprintf("mapping version %d, want %d", m.MappingVersion, MappingVersion)
+	case m.ContentHash != hash:
+		return nil, "", "content changed"
+	}
+	if err := m.verify(path); err != nil {
+		return nil, "", fmt.Sprintf("index %s corrupted: %v", filepath.Base(path), err)
+	}
+	idx, err := openReadOnly(path)
+	if err != nil {
+		return nil, "", fmt.Sprintf("index %s corrupted: %v", filepath.Base(path), err)
+	}
+	if n, err := idx.DocCount(); err != nil || n != m.Docs {
+		idx.Close()
+		return nil, "", fmt.Sprintf("index %s corrupted: %d documents, manifest says %d (%v)", filepath.Base(path), n, m.Docs, err)
+	}
+	return idx, path, ""
+}
+
+func openReadOnly(path string) (bleve.Index, error) {
+	return bleve.OpenUsing(path, map[string]interface{}{"read_only": true})
+}
+
+// buildPersisted writes a complete index of talks and its manifest into a
+// new directory of dir and returns its path.
+func buildPersisted(dir string, talks []Talk, hash string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, indexPrefix+strconv.FormatInt(time.Now().UnixNano(), 10))
+	idx, err := bleve.NewUsing(path, NewMapping(), scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return "", err
+	}
+	fail := func(err error) (string, error) {
+		idx.Close()
+		os.RemoveAll(path)
+		return "", err
+	}
+	if err := indexTalks(idx, talks); err != nil {
+		return fail(err)
+	}
+	docs, err := idx.DocCount()
+	if err != nil {
+		return fail(fmt.Errorf("count documents: %w", err))
+	}
+	if err := idx.Close(); err != nil {
+		os.RemoveAll(path)
+		return "", fmt.Errorf("close new index: %w", err)
+	}
+	m := manifest{MappingVersion: MappingVersion, ContentHash: hash, Docs: docs, Built: time.Now().UTC()}
+	if m.Files, err = sumFiles(path); err != nil {
+		os.RemoveAll(path)
+		return "", err
+	}
+	if err := writeManifest(path, m); err != nil {
+		os.RemoveAll(path)
+		return "", err
+	}
+	return path, nil
+}
+
+// switchCurrent points DIR/current at name by renaming a new symlink over
+// it, which is atomic.
+func switchCurrent(dir, name string) error {
+	tmp := filepath.Join(dir, currentLink+".tmp")
+	os.Remove(tmp)
+	if err := os.Symlink(name, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, currentLink)); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+// removeStale removes every index directory of dir but keep: the one
+// replaced and any left by a crashed build.
+func removeStale(dir, keep string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), indexPrefix) && e.Name() != keep {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func sumFiles(root string) (map[string]entry, error) {
+	files := map[string]entry{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if rel == manifestName {
+			return nil
+		}
+		e, err := sumFile(p)
+		files[filepath.ToSlash(rel)] = e
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("checksum index files: %w", err)
+	}
+	return files, nil
+}
+
+func sumFile(p string) (entry, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return entry{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	return entry{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, err
+}
+
+// verify checks that the index files are exactly those of the manifest.
+func (m manifest) verify(path string) error {
+	got, err := sumFiles(path)
+	if err != nil {
+		return err
+	}
+	for name, want := range m.Files {
+		e, ok := got[name]
+		switch {
+		case !ok:
+			return fmt.Errorf("file %s missing", name)
+		case e.Size != want.Size:
+			return fmt.Errorf("file %s has %d bytes, want %d", name, e.Size, want.Size)
+		case e.SHA256 != want.SHA256:
+			return fmt.Errorf("file %s changed", name)
+		}
+	}
+	for name := range got {
+		if _, ok := m.Files[name]; !ok {
+			return fmt.Errorf("unexpected file %s", name)
+		}
+	}
+	return nil
+}
+
+func readManifest(path string) (manifest, error) {
+	var m manifest
+	data, err := os.ReadFile(filepath.Join(path, manifestName))
+	if err != nil {
+		return m, fmt.Errorf("read manifest: %w", err)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("parse manifest: %w", err)
+	}
+	return m, nil
+}
+
+// writeManifest writes and syncs the manifest; it is the index's mark of
+// completeness, so it must be on disk before the switch.
+func writeManifest(path string, m manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode manifest: %w", err)
+	}
+	f, err := os.Create(filepath.Join(path, manifestName))
+	if err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync manifest: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close manifest: %w", err)
+	}
+	return syncDir(path)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

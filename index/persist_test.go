@@ -1,0 +1,211 @@
+package index
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func openOK(t *testing.T, dir string, talks []Talk) OpenReport {
+	t.Helper()
+	idx, rep, err := Open(dir, talks)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer idx.Close()
+	if n, _ := idx.DocCount(); n != uint64(len(talks)) {
+		t.Fatalf("DocCount = %d, want %d", n, len(talks))
+	}
+	// The index answers queries with the talk analyzer.
+	ids := searchIDs(t, idx, matchField(FieldAbstract, "compile"))
+	if len(talks) == len(handTalks()) && (len(ids) != 1 || ids[0] != "compile") {
+		t.Fatalf("search compile: %v", ids)
+	}
+	return rep
+}
+
+func indexDirs(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, indexPrefix+"*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestOpenReusesMatchingIndex(t *testing.T) {
+	dir := t.TempDir()
+	talks := handTalks()
+	first := openOK(t, dir, talks)
+	if first.Reused || first.Reason != "no index yet" {
+		t.Fatalf("first open: %+v", first)
+	}
+	second := openOK(t, dir, talks)
+	if !second.Reused || second.Path != first.Path || second.Docs != 6 {
+		t.Fatalf("second open did not reuse %s: %+v", first.Path, second)
+	}
+	if got := indexDirs(t, dir); len(got) != 1 {
+		t.Errorf("index dirs %v, want one", got)
+	}
+}
+
+func TestOpenRebuilds(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(t *testing.T, dir, path string) []Talk // returns the talks to open with
+		reason string
+	}{
+		{"content changed", func(t *testing.T, dir, path string) []Talk {
+			talks := handTalks()
+			talks[0].Title = "Slower models without torch.compile"
+			return talks
+		}, "content changed"},
+		{"mapping version changed", func(t *testing.T, dir, path string) []Talk {
+			m, err := readManifest(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.MappingVersion = MappingVersion - 1
+			if err := writeManifest(path, m); err != nil {
+				t.Fatal(err)
+			}
+			return handTalks()
+		}, fmt.Sprintf("mapping version %d, want %d", MappingVersion-1, MappingVersion)},
+		{"truncated file", func(t *testing.T, dir, path string) []Talk {
+			f := largestFile(t, path)
+			if err := os.Truncate(f, 10); err != nil {
+				t.Fatal(err)
+			}
+			return handTalks()
+		}, "corrupted: file"},
+		{"flipped bytes", func(t *testing.T, dir, path string) []Talk {
+			f := largestFile(t, path)
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data[len(data)/2] ^= 0xff
+			if err := os.WriteFile(f, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return handTalks()
+		}, "changed"},
+		{"manifest missing (crash before it was written)", func(t *testing.T, dir, path string) []Talk {
+			if err := os.Remove(filepath.Join(path, manifestName)); err != nil {
+				t.Fatal(err)
+			}
+			return handTalks()
+		}, "unusable: read manifest"},
+		{"index dir gone", func(t *testing.T, dir, path string) []Talk {
+			if err := os.RemoveAll(path); err != nil {
+				t.Fatal(err)
+			}
+			return handTalks()
+		}, "unusable: read manifest"},
+		{"link missing", func(t *testing.T, dir, path string) []Talk {
+			if err := os.Remove(filepath.Join(dir, currentLink)); err != nil {
+				t.Fatal(err)
+			}
+			return handTalks()
+		}, "no index yet"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			first := openOK(t, dir, handTalks())
+			talks := tt.damage(t, dir, first.Path)
+			// A crashed build leaves a directory behind; it is cleaned up.
+			if err := os.Mkdir(filepath.Join(dir, indexPrefix+"0"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			second := openOK(t, dir, talks)
+			if second.Reused || !strings.Contains(second.Reason, tt.reason) {
+				t.Fatalf("reopen: %+v, want a rebuild because %q", second, tt.reason)
+			}
+			if second.Path == first.Path {
+				t.Errorf("rebuilt into the old directory %s", first.Path)
+			}
+			if got := indexDirs(t, dir); len(got) != 1 || got[0] != second.Path {
+				t.Errorf("index dirs %v, want only %s", got, second.Path)
+			}
+			if second.Cleanup != nil {
+				t.Errorf("cleanup: %v", second.Cleanup)
+			}
+			third := openOK(t, dir, talks)
+			if !third.Reused {
+				t.Errorf("third open rebuilt again: %+v", third)
+			}
+		})
+	}
+}
+
+func largestFile(t *testing.T, root string) string {
+	t.Helper()
+	var best string
+	var size int64 = -1
+	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && info.Name() != manifestName && info.Size() > size {
+			best, size = p, info.Size()
+		}
+		return nil
+	})
+	if best == "" {
+		t.Fatal("no index file")
+	}
+	return best
+}
+
+func TestOpenUnwritableDir(t *testing.T) {
+	t.Run("path under a file", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(file, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := Open(filepath.Join(file, "idx"), handTalks())
+		if err == nil || !strings.Contains(err.Error(), "rebuild index in") || !strings.Contains(err.Error(), "not a directory") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("read-only dir", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(dir, 0o755)
+		if f, err := os.Create(filepath.Join(dir, "probe")); err == nil {
+			f.Close()
+			t.Skip("running as a user who writes to read-only directories (root)")
+		}
+		_, _, err := Open(dir, handTalks())
+		if err == nil || !strings.Contains(err.Error(), "permission denied") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("read-only dir with a matching index is reused", func(t *testing.T) {
+		dir := t.TempDir()
+		openOK(t, dir, handTalks())
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(dir, 0o755)
+		if rep := openOK(t, dir, handTalks()); !rep.Reused {
+			t.Errorf("not reused: %+v", rep)
+		}
+	})
+}
+
+func TestContentHash(t *testing.T) {
+	a, err := ContentHash(handTalks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := ContentHash(handTalks())
+	changed := handTalks()
+	changed[5].Room = "Hall B"
+	c, _ := ContentHash(changed)
+	if a != b || a == c || len(a) != 64 {
+		t.Errorf("hashes %s %s %s", a, b, c)
+	}
+}
