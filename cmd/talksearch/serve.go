@@ -1,6 +1,131 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	stdlog "log"
+	"net"
+	"net/http"
+	"time"
 
-// TODO: serve (stub).
-func newServeCmd(g *globals) *cobra.Command { return &cobra.Command{Use: "serve", Hidden: true} }
+	"github.com/gin-gonic/gin"
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+
+	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/web"
+)
+
+// serveOptions are the flags of `talksearch serve`.
+type serveOptions struct {
+	addr              string
+	indexDir          string
+	readTimeout       time.Duration
+	readHeaderTimeout time.Duration
+	writeTimeout      time.Duration
+	idleTimeout       time.Duration
+	maxHeaderBytes    int
+	shutdownTimeout   time.Duration
+	requestTimeout    time.Duration
+}
+
+func newServeCmd(g *globals) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the search page and the JSON API",
+		Long: `Serve the search page, talk pages, the organizers' overlap page and the
+JSON API (/api/search, /api/talks/ID, /api/overlaps, /healthz).
+
+The server prints its URL on standard output once it listens, logs one JSON
+line per request on standard error, and on SIGINT or SIGTERM stops accepting
+connections, finishes the requests in flight (up to --shutdown-timeout) and
+exits.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serve(cmd.Context(), g, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
+	f.StringVar(&o.indexDir, "index", "", "directory of an on-disk index to reuse or build (default: in memory)")
+	f.DurationVar(&o.readTimeout, "read-timeout", 10*time.Second, "longest time to read a whole request")
+	f.DurationVar(&o.readHeaderTimeout, "read-header-timeout", 5*time.Second, "longest time to read request headers")
+	f.DurationVar(&o.writeTimeout, "write-timeout", 15*time.Second, "longest time to write a response")
+	f.DurationVar(&o.idleTimeout, "idle-timeout", 60*time.Second, "how long an idle keep-alive connection stays open")
+	f.IntVar(&o.maxHeaderBytes, "max-header-bytes", 16<<10, "largest request header accepted, in bytes")
+	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long shutdown waits for requests in flight")
+	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
+	return cmd
+}
+
+// serve runs the server until ctx is cancelled (SIGINT/SIGTERM in main),
+// then shuts it down gracefully.
+func serve(ctx context.Context, g *globals, o serveOptions) error {
+	level, err := zerolog.ParseLevel(g.logLevel)
+	if err != nil {
+		return fmt.Errorf("--log-level %q: %w", g.logLevel, err)
+	}
+	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
+	if o.indexDir != "" {
+		// TODO(index): reuse or build an on-disk index in o.indexDir once the
+		// index package has its persistence API (issue 3). Refusing is
+		// better than silently serving from memory.
+		return fmt.Errorf("--index %s: on-disk indexes are not supported yet; omit --index to index in memory", o.indexDir)
+	}
+
+	start := time.Now()
+	corpus, err := g.loadCorpus()
+	if err != nil {
+		return err
+	}
+	engine, err := search.New(corpus)
+	if err != nil {
+		return fmt.Errorf("build search engine: %w", err)
+	}
+	log.Info().Int("talks", len(corpus.Talks)).Dur("took", time.Since(start)).Msg("index ready")
+
+	gin.SetMode(gin.ReleaseMode)
+	h, err := web.NewHandler(engine, log, web.Options{RequestTimeout: o.requestTimeout})
+	if err != nil {
+		return fmt.Errorf("web handler: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadTimeout:       o.readTimeout,
+		ReadHeaderTimeout: o.readHeaderTimeout,
+		WriteTimeout:      o.writeTimeout,
+		IdleTimeout:       o.idleTimeout,
+		MaxHeaderBytes:    o.maxHeaderBytes,
+		ErrorLog:          stdlog.New(log.With().Str("source", "net/http").Logger(), "", 0),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", o.addr, err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	log.Info().Str("url", url).Msg("listening")
+	fmt.Fprintf(g.stdout, "talksearch: serving on %s\n", url)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info().Msg("shutting down: finishing requests in flight")
+	sctx, cancel := context.WithTimeout(context.Background(), o.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info().Msg("stopped")
+	return nil
+}

@@ -1,0 +1,134 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
+)
+
+// maxIDLen bounds a talk id in a path; real ids are a slug and a hash.
+const maxIDLen = 200
+
+func (s *server) apiSearch(c *gin.Context) {
+	req, _, err := s.parseSearch(c.Request.URL.Query(), false)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	res, err := s.s.Search(c.Request.Context(), req)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Set(ctxHits, res.Total)
+	c.JSON(http.StatusOK, normalizeResult(res))
+}
+
+func (s *server) apiTalk(c *gin.Context) {
+	t, err := s.talk(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, normalizeTalk(t))
+}
+
+func (s *server) apiOverlaps(c *gin.Context) {
+	min, err := parseMin(c.Request.URL.Query())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	rep, err := s.s.Overlaps(c.Request.Context(), min)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Set(ctxHits, len(rep.Pairs))
+	c.JSON(http.StatusOK, normalizeReport(rep))
+}
+
+func (s *server) healthz(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+}
+
+// talk looks up the talk named by the :id of the path.
+func (s *server) talk(c *gin.Context) (*search.TalkDetail, error) {
+	id := c.Param("id")
+	if id == "" || len(id) > maxIDLen {
+		return nil, invalidf("talk id must be 1 to %d bytes", maxIDLen)
+	}
+	return s.s.Talk(c.Request.Context(), id)
+}
+
+// The normalize functions give the API its exact shape: lists are always
+// JSON arrays, never null, whatever the engine left nil; and HTML fragments
+// (highlights, passages) hold nothing but escaped text and <mark>, as the
+// pages do, so a client may insert them as HTML. They copy rather than
+// change what the engine returned.
+
+func normalizeResult(r *search.Result) *search.Result {
+	out := *r
+	out.Hits = make([]search.Hit, len(r.Hits))
+	for i, h := range r.Hits {
+		h.Speakers = nonNil(h.Speakers)
+		h.Highlights.Title = safeFragments(h.Highlights.Title)
+		h.Highlights.Abstract = safeFragments(h.Highlights.Abstract)
+		out.Hits[i] = h
+	}
+	out.Facets.Track = nonNil(r.Facets.Track)
+	out.Facets.Level = nonNil(r.Facets.Level)
+	out.Facets.Room = nonNil(r.Facets.Room)
+	if out.Facets.Missing == nil {
+		out.Facets.Missing = map[string]int{}
+	}
+	return &out
+}
+
+func normalizeTalk(t *search.TalkDetail) *search.TalkDetail {
+	out := *t
+	out.Sources = nonNil(t.Sources)
+	out.Related = make([]search.Related, len(t.Related))
+	for i, r := range t.Related {
+		r.SharedTerms = nonNil(r.SharedTerms)
+		out.Related[i] = r
+	}
+	return &out
+}
+
+func normalizeReport(r *overlap.Report) *overlap.Report {
+	out := overlap.Report{
+		Pairs:    make([]overlap.Pair, len(r.Pairs)),
+		Clusters: make([]overlap.Cluster, len(r.Clusters)),
+		Clashes:  nonNil(r.Clashes),
+	}
+	for i, p := range r.Pairs {
+		p.SharedTerms = nonNil(p.SharedTerms)
+		p.Passages.A = safeFragments(p.Passages.A)
+		p.Passages.B = safeFragments(p.Passages.B)
+		out.Pairs[i] = p
+	}
+	for i, cl := range r.Clusters {
+		cl.IDs = nonNil(cl.IDs)
+		out.Clusters[i] = cl
+	}
+	return &out
+}
+
+func safeFragments(fs []string) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(safeHighlight(f))
+	}
+	return out
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,75 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/rs/zerolog"
+
+	"github.com/talksearch/talksearch/search"
+)
+
+// errorBody is the JSON of every API error.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+var (
+	errTooLarge      = errors.New("request body too large")
+	errRouteNotFound = fmt.Errorf("%w: no such page", search.ErrNotFound)
+)
+
+// invalidf is a bad-request error with the reason a user can act on.
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{search.ErrInvalid}, args...)...)
+}
+
+// status maps an error to its HTTP status and the message the client sees.
+// This is the one place that decides it; only internal failures are logged
+// here (the access log already has every 4xx).
+func status(err error) (code int, msg string) {
+	switch {
+	case errors.Is(err, search.ErrInvalid):
+		return http.StatusBadRequest, err.Error()
+	case errors.Is(err, search.ErrNotFound):
+		return http.StatusNotFound, err.Error()
+	case errors.Is(err, errTooLarge):
+		return http.StatusRequestEntityTooLarge, err.Error()
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return http.StatusServiceUnavailable, "the request took too long or was cancelled"
+	default:
+		return http.StatusInternalServerError, "internal error"
+	}
+}
+
+// isAPI says whether a path answers JSON rather than pages.
+func isAPI(path string) bool {
+	return strings.HasPrefix(path, "/api/") || path == "/api" || path == "/healthz"
+}
+
+// fail answers an error in the form the route speaks: JSON for the API, a
+// page otherwise.
+func (s *server) fail(c *gin.Context, err error) {
+	code, msg := status(err)
+	if code >= 500 {
+		zerolog.Ctx(c.Request.Context()).Error().Err(err).Str("path", c.Request.URL.Path).Msg("request failed")
+	}
+	if isAPI(c.Request.URL.Path) {
+		c.AbortWithStatusJSON(code, errorBody{Error: msg})
+		return
+	}
+	c.Abort()
+	s.render(c, code, "error", errorPage{
+		page:    s.newPage(http.StatusText(code)),
+		Status:  code,
+		Message: msg,
+	})
+}
+
+func (s *server) notFound(c *gin.Context) {
+	s.fail(c, errRouteNotFound)
+}

@@ -1,0 +1,149 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
+)
+
+// fakeSearcher answers from fixed data and records the last request, so
+// handler tests can check both what reaches the engine and what comes back.
+// Queries "boom" and "panic" make it fail.
+type fakeSearcher struct {
+	mu   sync.Mutex
+	last search.Request
+}
+
+func (f *fakeSearcher) lastRequest() search.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last
+}
+
+func at(hhmm string) *time.Time {
+	t, err := time.Parse("2006-01-02 15:04 -0700", "2026-04-08 "+hhmm+" +0200")
+	if err != nil {
+		panic(err)
+	}
+	t = t.UTC()
+	return &t
+}
+
+var fakeTalks = map[string]*search.TalkDetail{
+	"monarch-on-rocm-1a2b": {
+		Talk: index.Talk{
+			ID:    "monarch-on-rocm-1a2b",
+			Title: "Monarch on ROCm: <1ms & beyond",
+			Speakers: []index.Speaker{
+				{Name: "Ada Lovelace", Affiliation: "AMD"},
+				{Name: "Alan Turing"},
+			},
+			Abstract:  "PyTorch Monarch runs on AMD.\n\nWe ported it:\n- HIPify\n- RDMA <script>alert(1)</script>",
+			Track:     "Distributed & Parallel",
+			Level:     "Intermediate",
+			Room:      "Master Stage",
+			Start:     at("10:35"),
+			End:       at("10:45"),
+			Kind:      index.KindTalk,
+			Scheduled: true,
+			Sources:   []string{"000_a.txt", "003_b.txt"},
+		},
+		Related: []search.Related{
+			{ID: "torchstore-3c4d", Title: "Torchstore on Monarch actors", Score: 0.71, SharedTerms: []string{"monarch", "actor"}, Room: "Room 2", Start: at("10:40"), End: at("11:05"), Clash: true},
+			{ID: "abstract-only-5e6f", Title: "Float8 training", Score: 0.2, SharedTerms: []string{"gpu"}},
+		},
+	},
+	"abstract-only-5e6f": {
+		Talk: index.Talk{
+			ID:       "abstract-only-5e6f",
+			Title:    "Float8 training",
+			Abstract: "Hopper enabled float8.",
+			Kind:     index.KindTalk,
+			Sources:  []string{"001_c.txt"},
+		},
+	},
+}
+
+func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Result, error) {
+	f.mu.Lock()
+	f.last = r
+	f.mu.Unlock()
+	switch r.Query {
+	case "boom":
+		return nil, errors.New("index on fire")
+	case "panic":
+		panic("the engine panicked")
+	case "slow":
+		<-ctx.Done()
+		return nil, fmt.Errorf("search: %w", ctx.Err())
+	case "nothing":
+		return &search.Result{Query: r.Query, DidYouMean: "nothing else"}, nil
+	}
+	t := fakeTalks["monarch-on-rocm-1a2b"]
+	return &search.Result{
+		Query:  r.Query,
+		Total:  45,
+		TookMS: 0.25,
+		Hits: []search.Hit{{
+			ID:        t.ID,
+			Title:     t.Title,
+			Speakers:  t.Speakers,
+			Track:     t.Track,
+			Level:     t.Level,
+			Room:      t.Room,
+			Start:     t.Start,
+			End:       t.End,
+			Kind:      t.Kind,
+			Scheduled: true,
+			Score:     1.5,
+			Highlights: search.Highlights{
+				Title:    []string{"<mark>Monarch</mark> on ROCm: &lt;1ms &amp; beyond"},
+				Abstract: []string{"PyTorch <mark>Monarch</mark> runs <img src=x onerror=alert(1)> on AMD", "nothing marked here"},
+			},
+		}, {
+			ID:    "abstract-only-5e6f",
+			Title: "Float8 training",
+			Kind:  index.KindLightning,
+		}},
+		Facets: search.Facets{
+			Track: []search.FacetValue{{Value: "Distributed & Parallel", Count: 30}, {Value: "Inference & Production", Count: 15}},
+			Level: []search.FacetValue{{Value: "Intermediate", Count: 45}},
+			Room:  []search.FacetValue{{Value: "Master Stage", Count: 45}},
+			Missing: map[string]int{
+				"track": 0, "level": 3, "room": 5,
+			},
+		},
+	}, nil
+}
+
+func (f *fakeSearcher) Talk(ctx context.Context, id string) (*search.TalkDetail, error) {
+	if id == "boom" {
+		return nil, errors.New("index on fire")
+	}
+	t, ok := fakeTalks[id]
+	if !ok {
+		return nil, fmt.Errorf("talk %q: %w", id, search.ErrNotFound)
+	}
+	return t, nil
+}
+
+func (f *fakeSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
+	return &overlap.Report{
+		Pairs: []overlap.Pair{{
+			A: "monarch-on-rocm-1a2b", B: "torchstore-3c4d", Score: 0.61, Kind: overlap.KindTopical,
+			SharedTerms: []string{"monarch", "actor"},
+			Passages: overlap.Passages{
+				A: []string{"PyTorch <mark>Monarch</mark> runs on AMD &lt;1ms"},
+				B: []string{"built on <mark>Monarch</mark> <mark>actors</mark><script>x</script>"},
+			},
+		}},
+		Clusters: []overlap.Cluster{{IDs: []string{"monarch-on-rocm-1a2b", "torchstore-3c4d"}, Label: "monarch, actor"}},
+		Clashes:  []overlap.Clash{{A: "monarch-on-rocm-1a2b", B: "abstract-only-5e6f", Score: 0.4}},
+	}, nil
+}

@@ -1,0 +1,117 @@
+package web
+
+import (
+	"html"
+	"html/template"
+	"strings"
+	"time"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+const (
+	markOpen  = "<mark>"
+	markClose = "</mark>"
+)
+
+// safeHighlight turns an engine fragment (escaped text with <mark> around
+// matched words) into HTML that can contain nothing but text and <mark>.
+// It does not trust the engine: every stretch between marks is unescaped
+// and escaped again, so a raw "<script>" or a stray tag becomes text, and
+// marks are kept only when they pair up.
+func safeHighlight(fragment string) template.HTML {
+	var b strings.Builder
+	open := false
+	for fragment != "" {
+		i := strings.Index(fragment, "<")
+		if i < 0 {
+			b.WriteString(reescape(fragment))
+			break
+		}
+		b.WriteString(reescape(fragment[:i]))
+		rest := fragment[i:]
+		switch {
+		case !open && strings.HasPrefix(rest, markOpen) && strings.Contains(rest[len(markOpen):], markClose):
+			b.WriteString(markOpen)
+			open = true
+			fragment = rest[len(markOpen):]
+		case open && strings.HasPrefix(rest, markClose):
+			b.WriteString(markClose)
+			open = false
+			fragment = rest[len(markClose):]
+		default:
+			b.WriteString("&lt;")
+			fragment = rest[1:]
+		}
+	}
+	if open { // unreachable given the Contains check, kept as a guard
+		b.WriteString(markClose)
+	}
+	return template.HTML(b.String())
+}
+
+// reescape normalises text that should already be escaped: "&lt;" stays
+// "&lt;", a raw "<" or quote becomes an entity.
+func reescape(s string) string {
+	return template.HTMLEscapeString(html.UnescapeString(s))
+}
+
+// hasMark says whether a fragment highlights anything; the engine returns
+// fragments for fields where nothing matched.
+func hasMark(fragment string) bool {
+	return strings.Contains(fragment, markOpen)
+}
+
+// formatWhen shows a time slot in the event's zone: "Wed 8 Apr, 10:35–10:45".
+// It is empty for a talk that is not on the schedule.
+func formatWhen(start, end *time.Time, loc *time.Location) string {
+	if start == nil {
+		return ""
+	}
+	s := start.In(loc)
+	out := s.Format("Mon 2 Jan, 15:04")
+	if end == nil {
+		return out
+	}
+	e := end.In(loc)
+	if e.YearDay() == s.YearDay() && e.Year() == s.Year() {
+		return out + "–" + e.Format("15:04")
+	}
+	return out + " – " + e.Format("Mon 2 Jan, 15:04")
+}
+
+// kindLabel names the sessions that are not plain talks; a plain talk gets
+// no label.
+func kindLabel(k index.Kind) string {
+	switch k {
+	case index.KindKeynote:
+		return "Keynote"
+	case index.KindLightning:
+		return "Lightning talk"
+	case index.KindBOF:
+		return "Birds of a feather"
+	case index.KindMeet:
+		return "Meet the developers"
+	case index.KindPoster:
+		return "Poster"
+	case index.KindSponsor:
+		return "Sponsored"
+	case index.KindBreak:
+		return "Break"
+	default:
+		return ""
+	}
+}
+
+// paragraphs splits an abstract into paragraphs ("\n\n") of lines ("\n").
+func paragraphs(abstract string) [][]string {
+	var out [][]string
+	for _, p := range strings.Split(strings.ReplaceAll(abstract, "\r\n", "\n"), "\n\n") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		out = append(out, strings.Split(p, "\n"))
+	}
+	return out
+}

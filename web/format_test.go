@@ -1,0 +1,133 @@
+package web
+
+import (
+	"html/template"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/talksearch/talksearch/search"
+)
+
+func TestSafeHighlight(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     template.HTML
+	}{
+		{"plain text", "no marks", "no marks"},
+		{"engine output", "<mark>Monarch</mark> on ROCm: &lt;1ms &amp; beyond", "<mark>Monarch</mark> on ROCm: &lt;1ms &amp; beyond"},
+		{"raw tag escaped", `a <img src=x onerror=alert(1)> b`, "a &lt;img src=x onerror=alert(1)&gt; b"},
+		{"script escaped", "<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"},
+		{"mark with attributes is not a mark", `<mark onclick="x">a</mark>`, "&lt;mark onclick=&#34;x&#34;&gt;a&lt;/mark&gt;"},
+		{"unclosed mark", "<mark>open", "&lt;mark&gt;open"},
+		{"stray close", "a</mark> b", "a&lt;/mark&gt; b"},
+		{"nested mark", "<mark>a<mark>b</mark>c</mark>", "<mark>a&lt;mark&gt;b</mark>c&lt;/mark&gt;"},
+		{"two marks", "<mark>kv</mark> <mark>cache</mark>", "<mark>kv</mark> <mark>cache</mark>"},
+		{"raw ampersand and quotes", `AT&T "x" 'y'`, "AT&amp;T &#34;x&#34; &#39;y&#39;"},
+		{"entity stays one escape deep", "&amp;lt;", "&amp;lt;"},
+		{"lone angle brackets", "a < b > c", "a &lt; b &gt; c"},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := safeHighlight(tt.in); got != tt.want {
+				t.Errorf("safeHighlight(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFormatWhen(t *testing.T) {
+	utc := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	tests := []struct {
+		name       string
+		start, end *time.Time
+		want       string
+	}{
+		{"unscheduled", nil, nil, ""},
+		{"slot shown in CEST", utc("2026-04-08T08:35:00Z"), utc("2026-04-08T08:45:00Z"), "Wed 8 Apr, 10:35–10:45"},
+		{"no end", utc("2026-04-09T07:00:00Z"), nil, "Thu 9 Apr, 09:00"},
+		{"across midnight", utc("2026-04-08T21:30:00Z"), utc("2026-04-08T22:30:00Z"), "Wed 8 Apr, 23:30 – Thu 9 Apr, 00:30"},
+		{"zone of the input ignored", utc("2026-04-08T10:35:00+02:00"), utc("2026-04-08T10:45:00+02:00"), "Wed 8 Apr, 10:35–10:45"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := formatWhen(tt.start, tt.end, eventZone); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSearchURL(t *testing.T) {
+	tests := []struct {
+		name string
+		req  search.Request
+		page int
+		want template.URL
+	}{
+		{"home", search.Request{}, 1, "/"},
+		{"the issue's example", search.Request{Query: "kv cache", Tracks: []string{"Inference & Production"}, Sort: "time"}, 2,
+			"/?q=kv+cache&track=Inference+%26+Production&sort=time&page=2"},
+		{"relevance is the default", search.Request{Query: "x", Sort: "relevance"}, 1, "/?q=x"},
+		{"order and repeats", search.Request{Rooms: []string{"R 1"}, Levels: []string{"Any"}, Tracks: []string{"A", "B"}}, 1,
+			"/?track=A&track=B&level=Any&room=R+1"},
+		{"escaping", search.Request{Query: `"a"&b=c#d/é`}, 1, "/?q=%22a%22%26b%3Dc%23d%2F%C3%A9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := searchURL(tt.req, tt.page); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPagination(t *testing.T) {
+	s := &server{opts: Options{}.withDefaults()}
+	req := search.Request{Query: "gpu"}
+	tests := []struct {
+		name       string
+		current    int
+		total      uint64
+		want       []pageLink
+		prev, next template.URL
+	}{
+		{"one page", 1, 20, nil, "", ""},
+		{"no results", 1, 0, nil, "", ""},
+		{"two pages", 2, 21, []pageLink{{Num: 1, URL: "/?q=gpu"}, {Num: 2, URL: "/?q=gpu&page=2", Current: true}}, "/?q=gpu", ""},
+		{"gaps both sides", 6, 300, []pageLink{
+			{Num: 1, URL: "/?q=gpu"}, {Gap: true},
+			{Num: 4, URL: "/?q=gpu&page=4"}, {Num: 5, URL: "/?q=gpu&page=5"}, {Num: 6, URL: "/?q=gpu&page=6", Current: true},
+			{Num: 7, URL: "/?q=gpu&page=7"}, {Num: 8, URL: "/?q=gpu&page=8"}, {Gap: true},
+			{Num: 15, URL: "/?q=gpu&page=15"},
+		}, "/?q=gpu&page=5", "/?q=gpu&page=7"},
+		{"past the end links back", 9, 41, []pageLink{{Num: 1, URL: "/?q=gpu"}, {Num: 2, URL: "/?q=gpu&page=2"}, {Num: 3, URL: "/?q=gpu&page=3"}}, "/?q=gpu&page=3", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			links, prev, next := s.pagination(req, tt.current, tt.total)
+			if diff := cmp.Diff(tt.want, links); diff != "" {
+				t.Errorf("links (-want +got):\n%s", diff)
+			}
+			if prev != tt.prev || next != tt.next {
+				t.Errorf("prev, next = %q, %q; want %q, %q", prev, next, tt.prev, tt.next)
+			}
+		})
+	}
+}
+
+func TestParagraphs(t *testing.T) {
+	got := paragraphs("First para.\n\nA list:\n- one\n- two\r\n\r\n\n\nLast.")
+	want := [][]string{{"First para."}, {"A list:", "- one", "- two"}, {"Last."}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

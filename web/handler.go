@@ -1,0 +1,132 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/rs/zerolog"
+
+	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
+)
+
+// Searcher is what the web layer needs from the search engine;
+// *search.Engine implements it, and tests use a fake.
+type Searcher interface {
+	Search(ctx context.Context, r search.Request) (*search.Result, error)
+	Talk(ctx context.Context, id string) (*search.TalkDetail, error)
+	Overlaps(ctx context.Context, min float64) (*overlap.Report, error)
+}
+
+// Options bound and tune the handler. The zero value is usable: every zero
+// field takes the default named beside it.
+type Options struct {
+	// MaxQueryLen is the longest query accepted, in characters (400).
+	MaxQueryLen int
+	// MaxLimit is the largest `limit` of /api/search (search.MaxLimit).
+	MaxLimit int
+	// MaxOffset is the largest `offset`, or page × page size (search.MaxOffset).
+	MaxOffset int
+	// PageSize is the number of results per page of the search page (20).
+	PageSize int
+	// MaxFilterValues is how many values one facet filter may have
+	// (search.MaxFacetValues).
+	MaxFilterValues int
+	// MaxBodyBytes bounds request bodies; larger ones get 413 (64 KiB).
+	// Every route is a GET, so a body is never needed.
+	MaxBodyBytes int64
+	// RequestTimeout bounds the work of one request (10 s).
+	RequestTimeout time.Duration
+	// Location is the time zone times are shown in: the event's (CEST).
+	Location *time.Location
+}
+
+// The event runs in Paris in April: CEST. A fixed zone avoids depending on
+// the host's tzdata.
+var eventZone = time.FixedZone("CEST", 2*60*60)
+
+func (o Options) withDefaults() Options {
+	if o.MaxQueryLen <= 0 {
+		o.MaxQueryLen = 400
+	}
+	if o.MaxLimit <= 0 {
+		o.MaxLimit = search.MaxLimit
+	}
+	if o.MaxOffset <= 0 {
+		o.MaxOffset = search.MaxOffset
+	}
+	if o.PageSize <= 0 {
+		o.PageSize = 20
+	}
+	if o.MaxFilterValues <= 0 {
+		o.MaxFilterValues = search.MaxFacetValues
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 64 << 10
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = 10 * time.Second
+	}
+	if o.Location == nil {
+		o.Location = eventZone
+	}
+	return o
+}
+
+//go:embed templates static
+var assets embed.FS
+
+// server holds what the handlers share; it is read-only after NewHandler.
+type server struct {
+	s      Searcher
+	log    zerolog.Logger
+	opts   Options
+	pages  map[string]*template.Template
+	static map[string]*staticFile
+}
+
+// NewHandler returns the whole site and API as one http.Handler. Templates
+// are parsed and static files loaded here, so a missing or broken template
+// is an error at start, not at request time.
+func NewHandler(s Searcher, log zerolog.Logger, opts Options) (http.Handler, error) {
+	tmpl, err := fs.Sub(assets, "templates")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	static, err := fs.Sub(assets, "static")
+	if err != nil {
+		return nil, fmt.Errorf("static: %w", err)
+	}
+	return newHandler(s, log, opts, tmpl, static)
+}
+
+// newHandler is NewHandler with the file systems passed in, so tests can
+// check what a missing template does.
+func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS) (http.Handler, error) {
+	if s == nil {
+		return nil, fmt.Errorf("web: nil Searcher")
+	}
+	srv := &server{s: s, log: log, opts: opts.withDefaults()}
+	var err error
+	if srv.static, err = loadStatic(static); err != nil {
+		return nil, err
+	}
+	if srv.pages, err = srv.parsePages(tmpl); err != nil {
+		return nil, err
+	}
+	r := gin.New()
+	// Gin's redirects would answer unknown paths with 301s that bypass our
+	// 404 pages; every path we serve is exact.
+	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false
+	r.HandleMethodNotAllowed = false
+	r.ContextWithFallback = true
+	srv.routes(r)
+	return r, nil
+}

@@ -1,0 +1,302 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"slices"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search"
+)
+
+// HeaderFragment asks GET / for only the live part of the search page
+// (facets, chips, results, pagination): what the script swaps in.
+const HeaderFragment = "X-Talksearch-Fragment"
+
+type errorPage struct {
+	page
+	Status  int
+	Message string
+}
+
+// searchPage is the view of GET /.
+type searchPage struct {
+	page
+	Req     search.Request
+	Sort    string // the effective sort: relevance or time
+	PageNum int
+	Summary string // "12 talks for “monarch”", the results' heading
+	Total   uint64
+	From    int // 1-based range of the hits shown
+	To      int
+	TookMS  float64
+	Hits    []hitView
+	Groups  []facetGroup
+	Chips   []chip
+	// ClearURL keeps the query and drops every filter; empty without filters.
+	ClearURL      template.URL
+	DidYouMean    string
+	DidYouMeanURL template.URL
+	Pages         []pageLink
+	PrevURL       template.URL
+	NextURL       template.URL
+}
+
+type hitView struct {
+	ID        string
+	URL       string
+	Title     template.HTML // highlighted when the title matched
+	Speakers  []index.Speaker
+	When      string
+	Room      string
+	Track     string
+	Level     string
+	Kind      string
+	Fragments []template.HTML
+}
+
+type facetGroup struct {
+	Name    string // the URL parameter
+	Label   string
+	Options []facetOption
+	Missing int
+}
+
+type facetOption struct {
+	Value   string
+	Count   int
+	Checked bool
+}
+
+type chip struct {
+	Label     string
+	Value     string
+	RemoveURL template.URL
+}
+
+type pageLink struct {
+	Num     int
+	URL     template.URL
+	Current bool
+	Gap     bool // an ellipsis between page numbers
+}
+
+func (s *server) searchPage(c *gin.Context) {
+	req, pageNum, err := s.parseSearch(c.Request.URL.Query(), true)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	res, err := s.s.Search(c.Request.Context(), req)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Set(ctxHits, res.Total)
+	v := s.searchView(req, pageNum, res)
+	c.Writer.Header().Add("Vary", HeaderFragment)
+	if c.GetHeader(HeaderFragment) != "" {
+		s.renderBlock(c, http.StatusOK, "search", "live", v)
+		return
+	}
+	s.render(c, http.StatusOK, "search", v)
+}
+
+func (s *server) searchView(req search.Request, pageNum int, res *search.Result) searchPage {
+	title := "Search talks"
+	if req.Query != "" {
+		title = req.Query + " – search talks"
+	}
+	v := searchPage{
+		page:    page{Title: title, Query: req.Query, OwnSearchBox: true},
+		Req:     req,
+		Sort:    search.SortRelevance,
+		PageNum: pageNum,
+		Total:   res.Total,
+		TookMS:  res.TookMS,
+	}
+	if req.Sort == search.SortTime {
+		v.Sort = search.SortTime
+	}
+	if len(res.Hits) > 0 {
+		v.From = req.Offset + 1
+		v.To = req.Offset + len(res.Hits)
+	}
+	for _, h := range res.Hits {
+		v.Hits = append(v.Hits, s.hitView(h))
+	}
+	v.Groups = []facetGroup{
+		facetOptions("track", "Track", res.Facets.Track, req.Tracks, res.Facets.Missing["track"]),
+		facetOptions("level", "Level", res.Facets.Level, req.Levels, res.Facets.Missing["level"]),
+		facetOptions("room", "Room", res.Facets.Room, req.Rooms, res.Facets.Missing["room"]),
+	}
+	v.Chips = chips(req)
+	if len(v.Chips) > 0 {
+		v.ClearURL = searchURL(search.Request{Query: req.Query, Sort: req.Sort}, 1)
+	}
+	if res.DidYouMean != "" && res.DidYouMean != req.Query {
+		v.DidYouMean = res.DidYouMean
+		dym := req
+		dym.Query = res.DidYouMean
+		v.DidYouMeanURL = searchURL(dym, 1)
+	}
+	v.Pages, v.PrevURL, v.NextURL = s.pagination(req, pageNum, res.Total)
+	v.Summary = summary(req, res.Total, v.From, v.To, len(v.Pages) > 0)
+	return v
+}
+
+func summary(req search.Request, total uint64, from, to int, paged bool) string {
+	var out string
+	switch {
+	case total == 0:
+		return "No talks found"
+	case total == 1:
+		out = "1 talk"
+	default:
+		out = fmt.Sprintf("%d talks", total)
+	}
+	if req.Query != "" {
+		out += " for “" + req.Query + "”"
+	}
+	if paged {
+		out += fmt.Sprintf(", %d–%d", from, to)
+	}
+	return out
+}
+
+func (s *server) hitView(h search.Hit) hitView {
+	v := hitView{
+		ID:       h.ID,
+		URL:      "/talks/" + h.ID,
+		Title:    template.HTML(template.HTMLEscapeString(h.Title)),
+		Speakers: h.Speakers,
+		When:     formatWhen(h.Start, h.End, s.opts.Location),
+		Room:     h.Room,
+		Track:    h.Track,
+		Level:    h.Level,
+		Kind:     kindLabel(h.Kind),
+	}
+	for _, f := range h.Highlights.Title {
+		if hasMark(f) {
+			v.Title = safeHighlight(f)
+			break
+		}
+	}
+	for _, f := range h.Highlights.Abstract {
+		if hasMark(f) {
+			v.Fragments = append(v.Fragments, safeHighlight(f))
+		}
+	}
+	return v
+}
+
+// facetOptions lists a facet's values as checkboxes. A selected value the
+// result no longer counts is kept (with 0), so it can still be unticked.
+func facetOptions(name, label string, values []search.FacetValue, selected []string, missing int) facetGroup {
+	g := facetGroup{Name: name, Label: label, Missing: missing}
+	for _, fv := range values {
+		g.Options = append(g.Options, facetOption{Value: fv.Value, Count: fv.Count, Checked: slices.Contains(selected, fv.Value)})
+	}
+	for _, sel := range selected {
+		if !slices.ContainsFunc(values, func(fv search.FacetValue) bool { return fv.Value == sel }) {
+			g.Options = append(g.Options, facetOption{Value: sel, Checked: true})
+		}
+	}
+	return g
+}
+
+// chips are the active filters, each with the URL of the search without it.
+func chips(req search.Request) []chip {
+	var out []chip
+	add := func(label string, vals []string, without func(r *search.Request, rest []string)) {
+		for _, v := range vals {
+			r := req
+			without(&r, slices.DeleteFunc(slices.Clone(vals), func(x string) bool { return x == v }))
+			out = append(out, chip{Label: label, Value: v, RemoveURL: searchURL(r, 1)})
+		}
+	}
+	add("Track", req.Tracks, func(r *search.Request, rest []string) { r.Tracks = rest })
+	add("Level", req.Levels, func(r *search.Request, rest []string) { r.Levels = rest })
+	add("Room", req.Rooms, func(r *search.Request, rest []string) { r.Rooms = rest })
+	return out
+}
+
+// pagination links the first and last pages and two on either side of the
+// current one, with gaps between.
+func (s *server) pagination(req search.Request, current int, total uint64) (links []pageLink, prev, next template.URL) {
+	last := int((total + uint64(s.opts.PageSize) - 1) / uint64(s.opts.PageSize))
+	last = min(last, s.opts.MaxOffset/s.opts.PageSize+1)
+	if last <= 1 {
+		return nil, "", ""
+	}
+	shown := func(n int) bool { return n == 1 || n == last || (n >= current-2 && n <= current+2) }
+	for n := 1; n <= last; n++ {
+		// A gap would hide a single page: show that page instead.
+		if !shown(n) && !(shown(n-1) && shown(n+1)) {
+			if !links[len(links)-1].Gap {
+				links = append(links, pageLink{Gap: true})
+			}
+			continue
+		}
+		links = append(links, pageLink{Num: n, URL: searchURL(req, n), Current: n == current})
+	}
+	if current > 1 {
+		prev = searchURL(req, min(current-1, last))
+	}
+	if current < last {
+		next = searchURL(req, current+1)
+	}
+	return links, prev, next
+}
+
+// talkPage is the view of GET /talks/:id.
+type talkPage struct {
+	page
+	Talk       *search.TalkDetail
+	When       string
+	Kind       string
+	Paragraphs [][]string
+	Related    []relatedView
+}
+
+type relatedView struct {
+	URL         string
+	Title       string
+	SharedTerms []string
+	When        string
+	Room        string
+	Clash       bool
+}
+
+func (s *server) talkPage(c *gin.Context) {
+	t, err := s.talk(c)
+	if errors.Is(err, search.ErrNotFound) {
+		err = fmt.Errorf("%w: no talk has the id %q", search.ErrNotFound, c.Param("id"))
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	v := talkPage{
+		page:       page{Title: t.Title},
+		Talk:       t,
+		When:       formatWhen(t.Start, t.End, s.opts.Location),
+		Kind:       kindLabel(t.Kind),
+		Paragraphs: paragraphs(t.Abstract),
+	}
+	for _, r := range t.Related {
+		v.Related = append(v.Related, relatedView{
+			URL:         "/talks/" + r.ID,
+			Title:       r.Title,
+			SharedTerms: r.SharedTerms,
+			When:        formatWhen(r.Start, r.End, s.opts.Location),
+			Room:        r.Room,
+			Clash:       r.Clash,
+		})
+	}
+	s.render(c, http.StatusOK, "talk", v)
+}

@@ -1,0 +1,142 @@
+package web
+
+import (
+	"html/template"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/talksearch/talksearch/search"
+)
+
+// maxFilterLen bounds one facet value; real tracks and rooms are far shorter.
+const maxFilterLen = 200
+
+// parseSearch reads a search from URL parameters, shared by the page and the
+// API so both accept and refuse exactly the same things. The page speaks in
+// pages (page=N); the API in limit and offset.
+func (s *server) parseSearch(v url.Values, paged bool) (r search.Request, page int, err error) {
+	r.Query = strings.TrimSpace(v.Get("q"))
+	if !utf8.ValidString(r.Query) {
+		return r, 0, invalidf("the query is not valid UTF-8")
+	}
+	if n := utf8.RuneCountInString(r.Query); n > s.opts.MaxQueryLen {
+		return r, 0, invalidf("the query is %d characters long; the limit is %d", n, s.opts.MaxQueryLen)
+	}
+	for _, f := range []struct {
+		name string
+		dst  *[]string
+	}{{"track", &r.Tracks}, {"level", &r.Levels}, {"room", &r.Rooms}} {
+		if *f.dst, err = s.filterValues(f.name, v[f.name]); err != nil {
+			return r, 0, err
+		}
+	}
+	switch sort := v.Get("sort"); sort {
+	case "", search.SortRelevance, search.SortTime:
+		r.Sort = sort
+	default:
+		return r, 0, invalidf("sort must be %q or %q", search.SortRelevance, search.SortTime)
+	}
+	if paged {
+		page = 1
+		if p := v.Get("page"); p != "" {
+			n, err := strconv.Atoi(p)
+			maxPage := s.opts.MaxOffset/s.opts.PageSize + 1
+			if err != nil || n < 1 || n > maxPage {
+				return r, 0, invalidf("page must be a whole number from 1 to %d", maxPage)
+			}
+			page = n
+		}
+		r.Limit = s.opts.PageSize
+		r.Offset = (page - 1) * s.opts.PageSize
+		return r, page, nil
+	}
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > s.opts.MaxLimit {
+			return r, 0, invalidf("limit must be a whole number from 1 to %d", s.opts.MaxLimit)
+		}
+		r.Limit = n
+	}
+	if o := v.Get("offset"); o != "" {
+		n, err := strconv.Atoi(o)
+		if err != nil || n < 0 || n > s.opts.MaxOffset {
+			return r, 0, invalidf("offset must be a whole number from 0 to %d", s.opts.MaxOffset)
+		}
+		r.Offset = n
+	}
+	return r, 0, nil
+}
+
+// filterValues drops empty and repeated values (a form sends both) and
+// bounds the rest.
+func (s *server) filterValues(name string, vals []string) ([]string, error) {
+	var out []string
+	seen := make(map[string]bool, len(vals))
+	for _, v := range vals {
+		v = strings.TrimSpace(v)
+		if v == "" || seen[v] {
+			continue
+		}
+		if len(v) > maxFilterLen || !utf8.ValidString(v) {
+			return nil, invalidf("%s filter %.40q… is not a valid value", name, v)
+		}
+		seen[v] = true
+		out = append(out, v)
+	}
+	if len(out) > s.opts.MaxFilterValues {
+		return nil, invalidf("at most %d %s filters", s.opts.MaxFilterValues, name)
+	}
+	return out, nil
+}
+
+// parseMin reads the overlap threshold: empty means the detector's default.
+func parseMin(v url.Values) (float64, error) {
+	m := v.Get("min")
+	if m == "" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(m, 64)
+	if err != nil || f < 0 || f > 1 || f != f {
+		return 0, invalidf("min must be a number from 0 to 1")
+	}
+	return f, nil
+}
+
+// searchURL is the permalink of a search page state, with its parameters in
+// a fixed, readable order (q, filters, sort, page) and defaults left out;
+// the script builds the same URLs. Every value is query-escaped here, so the
+// result is a safe same-origin URL that templates need not normalise.
+func searchURL(r search.Request, page int) template.URL {
+	var b strings.Builder
+	add := func(k, v string) {
+		if b.Len() == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(v))
+	}
+	if r.Query != "" {
+		add("q", r.Query)
+	}
+	for _, t := range r.Tracks {
+		add("track", t)
+	}
+	for _, l := range r.Levels {
+		add("level", l)
+	}
+	for _, m := range r.Rooms {
+		add("room", m)
+	}
+	if r.Sort != "" && r.Sort != search.SortRelevance {
+		add("sort", r.Sort)
+	}
+	if page > 1 {
+		add("page", strconv.Itoa(page))
+	}
+	return template.URL("/" + b.String())
+}

@@ -1,0 +1,105 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net/http"
+	"sync"
+
+	"github.com/gin-gonic/gin"
+	"github.com/rs/zerolog"
+)
+
+// pageNames are the pages; each is parsed with layout.html into its own
+// template set, so their blocks ("title", "content") do not collide.
+var pageNames = []string{"search", "talk", "overlaps", "error"}
+
+// page is what every page's layout needs.
+type page struct {
+	Title string
+	// Query fills the header's search box.
+	Query string
+	// OwnSearchBox hides the header's search box on the search page, which
+	// has its own.
+	OwnSearchBox bool
+}
+
+func (s *server) newPage(title string) page { return page{Title: title} }
+
+func (s *server) parsePages(fsys fs.FS) (map[string]*template.Template, error) {
+	funcs := template.FuncMap{
+		"asset":     s.assetURL,
+		"highlight": safeHighlight,
+	}
+	pages := make(map[string]*template.Template, len(pageNames))
+	for _, name := range pageNames {
+		t, err := template.New(name).Funcs(funcs).ParseFS(fsys, "layout.html", name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", name, err)
+		}
+		for _, block := range []string{"layout", "title", "content"} {
+			if t.Lookup(block) == nil {
+				return nil, fmt.Errorf("template %s: no %q block", name, block)
+			}
+		}
+		pages[name] = t
+	}
+	if pages["search"].Lookup("live") == nil {
+		return nil, fmt.Errorf("template search: no %q block", "live")
+	}
+	return pages, nil
+}
+
+// render executes a page (its "layout", or another block of it such as the
+// search page's "live" fragment) into a buffer first, so a template error
+// becomes a clean 500 instead of half a page.
+func (s *server) render(c *gin.Context, code int, name string, data any) {
+	s.renderBlock(c, code, name, "layout", data)
+}
+
+func (s *server) renderBlock(c *gin.Context, code int, name, block string, data any) {
+	var buf bytes.Buffer
+	t := s.pages[name]
+	if err := t.ExecuteTemplate(&buf, block, data); err != nil {
+		zerolog.Ctx(c.Request.Context()).Error().Err(err).Str("template", name).Msg("render page")
+		c.Data(http.StatusInternalServerError, "text/plain; charset=utf-8", []byte("internal error\n"))
+		return
+	}
+	h := c.Writer.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Add("Vary", "Accept-Encoding")
+	body := buf.Bytes()
+	// Pages are mostly repetitive markup: gzip makes them several times
+	// smaller, which is what a phone in a corridor waits for.
+	if len(body) > 1024 && acceptsGzip(c.Request) {
+		if gz, err := gzipBytes(body); err == nil {
+			h.Set("Content-Encoding", "gzip")
+			body = gz
+		}
+	}
+	c.Data(code, "text/html; charset=utf-8", body)
+}
+
+var gzipWriters = sync.Pool{New: func() any {
+	w, _ := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed)
+	return w
+}}
+
+func gzipBytes(data []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(&buf)
+	if _, err := zw.Write(data); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

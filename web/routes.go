@@ -1,0 +1,33 @@
+package web
+
+import "github.com/gin-gonic/gin"
+
+// routes lists every route the server answers, in one place.
+func (s *server) routes(r *gin.Engine) {
+	// Outermost first: the access log sees the final status, including the
+	// 500 of a recovered panic.
+	r.Use(
+		s.requestID(),
+		s.accessLog(),
+		s.recovery(),
+		s.securityHeaders(),
+		s.bounds(),
+	)
+
+	// Pages. GET / with the X-Talksearch-Fragment header answers only the
+	// live part of the search page, which the script swaps in.
+	r.GET("/", s.searchPage)
+	r.GET("/talks/:id", s.talkPage)
+	r.GET("/overlaps", s.overlapsPage)
+
+	// JSON API.
+	r.GET("/api/search", s.apiSearch)
+	r.GET("/api/talks/:id", s.apiTalk)
+	r.GET("/api/overlaps", s.apiOverlaps)
+
+	r.GET("/healthz", s.healthz)
+	r.GET("/static/*file", s.staticFile)
+
+	// Unknown paths: JSON under /api, a page elsewhere.
+	r.NoRoute(s.notFound)
+}

@@ -1,0 +1,107 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+// staticFile is one embedded asset, held in memory with its gzip form. The
+// set is a few kilobytes, and serving from a map by exact name means no
+// directory listing and no path traversal are possible.
+type staticFile struct {
+	name        string
+	data        []byte
+	gz          []byte // nil when gzip does not make it smaller
+	contentType string
+	hash        string // first 12 hex digits of the SHA-256: the cache-busting version
+}
+
+func loadStatic(fsys fs.FS) (map[string]*staticFile, error) {
+	files := map[string]*staticFile{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		f := &staticFile{
+			name:        p,
+			data:        data,
+			contentType: mime.TypeByExtension(path.Ext(p)),
+			hash:        hex.EncodeToString(sum[:6]),
+		}
+		if f.contentType == "" {
+			f.contentType = "application/octet-stream"
+		}
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write(data) // writes to a bytes.Buffer do not fail
+		if err := zw.Close(); err == nil && buf.Len() < len(data) {
+			f.gz = buf.Bytes()
+		}
+		files[p] = f
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("static assets: %w", err)
+	}
+	return files, nil
+}
+
+// assetURL is the URL of a static file with its content hash, so a page
+// can let browsers cache it for good and still never see a stale one.
+func (s *server) assetURL(name string) (string, error) {
+	f, ok := s.static[name]
+	if !ok {
+		return "", fmt.Errorf("no static file %q", name)
+	}
+	return "/static/" + name + "?v=" + f.hash, nil
+}
+
+func (s *server) staticFile(c *gin.Context) {
+	name := strings.TrimPrefix(c.Param("file"), "/")
+	f, ok := s.static[name]
+	if !ok {
+		s.fail(c, errRouteNotFound)
+		return
+	}
+	h := c.Writer.Header()
+	if c.Query("v") == f.hash {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "public, max-age=300")
+	}
+	h.Set("Content-Type", f.contentType)
+	h.Set("Vary", "Accept-Encoding")
+	data, etag := f.data, f.hash
+	if f.gz != nil && acceptsGzip(c.Request) {
+		h.Set("Content-Encoding", "gzip")
+		data, etag = f.gz, f.hash+"-gz"
+	}
+	h.Set("ETag", `"`+etag+`"`)
+	http.ServeContent(c.Writer, c.Request, f.name, time.Time{}, bytes.NewReader(data))
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(enc) == "gzip" && strings.TrimSpace(q) != "q=0" {
+			return true
+		}
+	}
+	return false
+}

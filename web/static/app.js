@@ -1,0 +1,206 @@
+// talksearch: enhances the server-rendered pages. Everything works without
+// it: the search page is a plain GET form and every state is a URL. With it,
+// results follow typing, filters apply on a tick, and the URL follows along
+// (history.pushState) so back/forward and permalinks keep working.
+(function () {
+  'use strict';
+  var doc = document;
+  doc.documentElement.classList.add('js');
+
+  function isEditable(el) {
+    if (!el || !el.tagName) return false;
+    var tag = el.tagName;
+    if (tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable) return true;
+    return tag === 'INPUT' && !/^(checkbox|radio|submit|button|reset)$/.test(el.type);
+  }
+
+  // Keyboard: "/" focuses the search box; j/k (or arrows, once a result has
+  // focus) move through the results; Enter opens the focused one (a link).
+  doc.addEventListener('keydown', function (e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    var q = doc.getElementById('q');
+    if (e.key === '/' && !isEditable(e.target)) {
+      if (q) { e.preventDefault(); q.focus(); q.select(); }
+      return;
+    }
+    var down = e.key === 'j' || e.key === 'ArrowDown';
+    var up = e.key === 'k' || e.key === 'ArrowUp';
+    if (!down && !up) return;
+    var links = Array.prototype.slice.call(doc.querySelectorAll('.hit-link'));
+    if (!links.length) return;
+    if (q && e.target === q) {
+      if (e.key === 'ArrowDown') { e.preventDefault(); focusLink(links[0]); }
+      return;
+    }
+    if (isEditable(e.target)) return;
+    var i = links.indexOf(doc.activeElement);
+    // Arrows scroll the page as usual until a result has focus.
+    if (i < 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) return;
+    e.preventDefault();
+    if (down) {
+      focusLink(links[Math.min(i + 1, links.length - 1)]);
+    } else if (i <= 0) {
+      if (q) q.focus();
+    } else {
+      focusLink(links[i - 1]);
+    }
+  });
+
+  function focusLink(a) {
+    a.focus();
+    a.scrollIntoView({ block: 'nearest' });
+  }
+
+  // Talk page: "← Search" goes back to the very search the reader came from.
+  var back = doc.getElementById('back');
+  if (back && doc.referrer) {
+    try {
+      var ref = new URL(doc.referrer);
+      if (ref.origin === location.origin && ref.pathname === '/' && history.length > 1) {
+        back.href = ref.pathname + ref.search;
+        back.addEventListener('click', function (e) { e.preventDefault(); history.back(); });
+      }
+    } catch (err) { /* a malformed referrer: keep the plain link */ }
+  }
+
+  var form = doc.getElementById('search');
+  var live = doc.getElementById('live');
+  var input = doc.getElementById('q');
+  if (!form || !live || !input) return;
+  var status = doc.getElementById('status');
+  var narrow = window.matchMedia('(max-width: 49.99rem)');
+
+  // On a phone the filters start folded unless some are active.
+  var filters = live.querySelector('details.filters');
+  if (filters && narrow.matches && !live.querySelector('.facet input:checked')) filters.open = false;
+
+  // The same permalink the server builds: q, filters, sort, page, in order.
+  function esc(s) {
+    return encodeURIComponent(s).replace(/[!'()*]/g, function (c) {
+      return '%' + c.charCodeAt(0).toString(16).toUpperCase();
+    }).replace(/%20/g, '+');
+  }
+  function formURL() {
+    var parts = [];
+    var q = input.value.trim();
+    if (q) parts.push('q=' + esc(q));
+    ['track', 'level', 'room'].forEach(function (name) {
+      live.querySelectorAll('input[type=checkbox]').forEach(function (el) {
+        if (el.name === name && el.checked) parts.push(name + '=' + esc(el.value));
+      });
+    });
+    var sort = live.querySelector('select[name=sort]');
+    if (sort && sort.value !== 'relevance') parts.push('sort=' + esc(sort.value));
+    return '/' + (parts.length ? '?' + parts.join('&') : '');
+  }
+
+  var seq = 0;
+  var inflight = null;
+  var typing = false; // one history entry per burst of typing
+
+  // load fetches the server-rendered live fragment for url and swaps it in.
+  // how: "push" or "replace" the history entry, or "none" (back/forward).
+  function load(url, how, focusSummary) {
+    var my = ++seq;
+    if (inflight) inflight.abort();
+    inflight = new AbortController();
+    live.setAttribute('aria-busy', 'true');
+    fetch(url, { headers: { 'X-Talksearch-Fragment': '1' }, signal: inflight.signal })
+      .then(function (r) {
+        if (!r.ok) throw new Error('HTTP ' + r.status);
+        return r.text();
+      })
+      .then(function (html) {
+        if (my !== seq) return;
+        if (how === 'push' && url !== location.pathname + location.search) history.pushState(null, '', url);
+        else if (how !== 'none') history.replaceState(null, '', url);
+        swap(html, focusSummary);
+        var q = new URL(url, location.href).searchParams.get('q') || '';
+        doc.title = (q ? q + ' – search talks' : 'Search talks') + ' · talksearch';
+        performance.mark('talksearch:results');
+      })
+      .catch(function (err) {
+        if (err.name === 'AbortError' || my !== seq) return;
+        // Let the server say what went wrong (a 400 explains itself).
+        location.assign(url);
+      })
+      .finally(function () {
+        if (my === seq) live.removeAttribute('aria-busy');
+      });
+  }
+
+  function swap(html, focusSummary) {
+    var active = doc.activeElement;
+    var keep = active && live.contains(active) && active.name ? { tag: active.tagName, name: active.name, value: active.value } : null;
+    var det = live.querySelector('details.filters');
+    var open = det ? det.open : true;
+    live.innerHTML = html;
+    det = live.querySelector('details.filters');
+    if (det) det.open = open;
+    if (keep) {
+      var same = Array.prototype.filter.call(live.querySelectorAll(keep.tag), function (el) {
+        return el.name === keep.name && (el.tagName === 'SELECT' || el.value === keep.value);
+      });
+      if (same.length) same[0].focus();
+    }
+    var summary = doc.getElementById('summary');
+    if (summary) {
+      if (status) status.textContent = summary.textContent;
+      if (focusSummary) {
+        summary.tabIndex = -1;
+        summary.focus();
+        summary.scrollIntoView({ block: 'nearest' });
+      }
+    }
+  }
+
+  function syncInput(url) {
+    input.value = new URL(url, location.href).searchParams.get('q') || '';
+  }
+
+  var timer = 0;
+  input.addEventListener('input', function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      load(formURL(), typing ? 'replace' : 'push');
+      typing = true;
+    }, 150);
+  });
+
+  form.addEventListener('submit', function (e) {
+    e.preventDefault();
+    clearTimeout(timer);
+    typing = false;
+    load(formURL(), 'push');
+  });
+
+  form.addEventListener('change', function (e) {
+    if (e.target === input) return;
+    clearTimeout(timer);
+    typing = false;
+    load(formURL(), 'push');
+  });
+
+  // Chips, "clear all", "did you mean" and pagination are links to other
+  // states of this page: fetch them in place.
+  live.addEventListener('click', function (e) {
+    if (e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    var a = e.target.closest('a[href]');
+    if (!a || !live.contains(a)) return;
+    var u = new URL(a.href, location.href);
+    if (u.origin !== location.origin || u.pathname !== '/') return;
+    e.preventDefault();
+    clearTimeout(timer);
+    typing = false;
+    syncInput(u.pathname + u.search);
+    load(u.pathname + u.search, 'push', true);
+  });
+
+  window.addEventListener('popstate', function () {
+    clearTimeout(timer);
+    typing = false;
+    var url = location.pathname + location.search;
+    syncInput(url);
+    load(url, 'none');
+  });
+})();
