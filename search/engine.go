@@ -219,6 +219,9 @@ type snapshot struct {
 	byID   map[string]*doc
 	byTime []*doc // every talk, ordered by start, unscheduled last, title
 	vocab  *vocabulary
+	// thesaurus expands query words with synonyms and acronyms; nil
+	// means none.
+	thesaurus *index.Thesaurus
 	// analyzer is the title field's: what query words become.
 	analyzer analysis.Analyzer
 	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers)
@@ -283,6 +286,9 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, fmt.Errorf("no analyzer for field %s", index.FieldTitle)
 	}
 	s.vocab = newVocabulary(talks)
+	if newThesaurus != nil {
+		s.thesaurus = newThesaurus(talks)
+	}
 	s.stats = newTermStats(talks)
 	if s.dict, err = termDict(idx); err != nil {
 		idx.Close()

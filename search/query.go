@@ -63,23 +63,29 @@ func (s *snapshot) compile(p parsed) plan {
 	words := s.contentWords(p.Words)
 	if len(words) > 0 {
 		clauses := make([]query.Query, 0, len(words))
+		joins := s.joinedNeighbours(words)
+		isContent := map[string]bool{}
 		for _, w := range words {
+			isContent[w] = true
+		}
+		synAlts, applied := s.synonymAlternatives(p.Words, isContent)
+		pl.synonyms = applied
+		for i, w := range words {
 			alts := s.literal(w)
+			// "dual pipe" finds DualPipe: the joined word stands for both.
+			for _, j := range []int{i - 1, i} {
+				if j >= 0 && joins[j] != "" {
+					alts = append(alts, alternative{text: joins[j], weight: 1})
+				}
+			}
 			if fix := s.corrections(w); len(fix) > 0 {
 				pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
 				for _, f := range fix {
 					alts = append(alts, alternative{text: f, weight: correctionWeight})
 				}
 			}
-			for _, syn := range s.synonyms(w) {
-				alts = append(alts, alternative{text: syn, weight: synonymWeight, phrase: strings.Contains(syn, " ")})
-				pl.synonyms = append(pl.synonyms, w+" → "+syn)
-			}
+			alts = append(alts, synAlts[w]...)
 			clauses = append(clauses, wordClause(alts))
-		}
-		for _, syn := range s.phraseSynonyms(words) {
-			should = append(should, wordClause([]alternative{{text: syn.with, weight: synonymWeight * float64(syn.words), phrase: strings.Contains(syn.with, " ")}}))
-			pl.synonyms = append(pl.synonyms, syn.from+" → "+syn.with)
 		}
 		// The coordination factor of a disjunction (matched clauses /
 		// clauses) is what ranks talks with every word above talks with
@@ -165,6 +171,20 @@ func (s *snapshot) literal(w string) []alternative {
 		return []alternative{{text: w, weight: 1, phrase: true}, {text: w, weight: compoundPartWeight}}
 	}
 	return []alternative{{text: w, weight: 1}}
+}
+
+// joinedNeighbours returns, for each word but the last, the word it makes
+// with the next one when the corpus uses that joined word ("torch titan" →
+// "torchtitan"), else "".
+func (s *snapshot) joinedNeighbours(words []string) []string {
+	out := make([]string, len(words))
+	for i := 0; i+1 < len(words); i++ {
+		j := strings.ToLower(words[i] + words[i+1])
+		if s.vocab.df[j] > 0 {
+			out[i] = j
+		}
+	}
+	return out
 }
 
 // compound says whether w becomes terms at more than one position.

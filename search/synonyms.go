@@ -1,16 +1,45 @@
 package search
 
-// phraseSynonym is an expansion of several neighbouring query words
-// ("mixture of experts" → "MoE").
-type phraseSynonym struct {
-	from  string
-	with  string
-	words int
+import "github.com/talksearch/talksearch/index"
+
+// synonymAlternatives returns, for each of the typed words, the synonyms
+// that apply to it, and what applied (for the response). A synonym of
+// several words ("mixture of experts" → "MoE") is an alternative of each of
+// its content words, so a talk that only says "MoE" matches every one of
+// them, as a talk saying "mixture of experts" does.
+func (s *snapshot) synonymAlternatives(typed []string, isContent map[string]bool) (map[string][]alternative, []string) {
+	if s.thesaurus == nil || len(typed) == 0 {
+		return nil, nil
+	}
+	exps := s.thesaurus.Expand(typed)
+	if len(exps) == 0 {
+		return nil, nil
+	}
+	alts := map[string][]alternative{}
+	var applied []string
+	for _, x := range exps {
+		applied = append(applied, x.String())
+		for _, w := range typed[x.Start:x.End] {
+			if !isContent[w] {
+				continue
+			}
+			for _, a := range x.Alternatives {
+				alts[w] = append(alts[w], alternative{text: a, weight: synonymWeight, phrase: hasSpace(a)})
+			}
+		}
+	}
+	return alts, applied
 }
 
-// synonyms returns the expansions of one query word.
-// TODO(search): use the index's Thesaurus once it lands.
-func (s *snapshot) synonyms(w string) []string { return nil }
+func hasSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			return true
+		}
+	}
+	return false
+}
 
-// phraseSynonyms returns the expansions of runs of neighbouring words.
-func (s *snapshot) phraseSynonyms(words []string) []phraseSynonym { return nil }
+// newThesaurus is index.NewThesaurus; a variable so that tests can measure
+// the engine without synonyms.
+var newThesaurus = index.NewThesaurus
