@@ -196,7 +196,8 @@ func TestSearchHighlights(t *testing.T) {
 		}}},
 		{"kv cache", "kv-cache", Highlights{
 			Title:    []string{"Semantic <mark>KV</mark>-<mark>Cache</mark> for Agentic LLM Serving"},
-			Abstract: []string{"<mark>Caching</mark> the key-value state of agents cuts latency to &lt;1ms. We compare &lt;script&gt;alert(1)&lt;/script&gt; free serving stacks."},
+			// key-value is a synonym of KV
+			Abstract: []string{"<mark>Caching</mark> the <mark>key</mark>-<mark>value</mark> state of agents cuts latency to &lt;1ms. We compare &lt;script&gt;alert(1)&lt;/script&gt; free serving stacks."},
 		}},
 		{"hopper", "monarch-amd", Highlights{Title: []string{}, Abstract: []string{}}},
 		{"monrach", "monarch-api", Highlights{

@@ -24,20 +24,11 @@ func (s *snapshot) synonymAlternatives(typed []string, isContent map[string]bool
 				continue
 			}
 			for _, a := range x.Alternatives {
-				alts[w] = append(alts[w], alternative{text: a, weight: synonymWeight, phrase: hasSpace(a)})
+				alts[w] = append(alts[w], alternative{text: a, weight: synonymWeight, phrase: s.compound(a)})
 			}
 		}
 	}
 	return alts, applied
-}
-
-func hasSpace(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == ' ' {
-			return true
-		}
-	}
-	return false
 }
 
 // newThesaurus is index.NewThesaurus; a variable so that tests can measure
