@@ -195,7 +195,7 @@ func TestSearchHighlights(t *testing.T) {
 			"Caching the key-value state of agents cuts latency to &lt;1ms. We compare &lt;<mark>script</mark>&gt;<mark>alert</mark>(1)&lt;/<mark>script</mark>&gt; free serving stacks.",
 		}}},
 		{"kv cache", "kv-cache", Highlights{
-			Title:    []string{"Semantic <mark>KV</mark>-<mark>Cache</mark> for Agentic LLM Serving"},
+			Title: []string{"Semantic <mark>KV</mark>-<mark>Cache</mark> for Agentic LLM Serving"},
 			// key-value is a synonym of KV
 			Abstract: []string{"<mark>Caching</mark> the <mark>key</mark>-<mark>value</mark> state of agents cuts latency to &lt;1ms. We compare &lt;script&gt;alert(1)&lt;/script&gt; free serving stacks."},
 		}},
