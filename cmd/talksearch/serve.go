@@ -75,6 +75,14 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 		return fmt.Errorf("--index %s: on-disk indexes are not supported yet; omit --index to index in memory", o.indexDir)
 	}
 
+	// Listen before indexing: a taken port fails at once, and connections
+	// that arrive while the index builds wait in the backlog.
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", o.addr, err)
+	}
+	defer ln.Close()
+
 	start := time.Now()
 	corpus, err := g.loadCorpus()
 	if err != nil {
@@ -100,10 +108,6 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 		MaxHeaderBytes:    o.maxHeaderBytes,
 		ErrorLog:          stdlog.New(log.With().Str("source", "net/http").Logger(), "", 0),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", o.addr, err)
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	log.Info().Str("url", url).Msg("listening")

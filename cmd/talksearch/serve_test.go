@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer the server goroutine and the test can share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+var servingRE = regexp.MustCompile(`talksearch: serving on (http://127\.0\.0\.1:\d+/)\n`)
+
+// startServe runs the real program as main would, and returns the URL it
+// prints once it listens.
+func startServe(t *testing.T, args []string, env map[string]string) (url string, stderr *syncBuffer, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout := &syncBuffer{}
+	stderr = &syncBuffer{}
+	errc := make(chan error, 1)
+	go func() { errc <- run(ctx, args, func(k string) string { return env[k] }, stdout, stderr) }()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if m := servingRE.FindStringSubmatch(stdout.String()); m != nil {
+			url = m[1]
+			break
+		}
+		select {
+		case err := <-errc:
+			cancel()
+			t.Fatalf("run returned before serving: %v\nstderr:\n%s", err, stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("no URL printed within 60 s; stderr:\n%s", stderr)
+		}
+	}
+	var once sync.Once
+	var runErr error
+	stop = func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case runErr = <-errc:
+			case <-time.After(15 * time.Second):
+				t.Fatal("run did not return within 15 s of cancellation")
+			}
+		})
+		return runErr
+	}
+	t.Cleanup(func() { _ = stop() })
+	return url, stderr, stop
+}
+
+func TestServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the seeds")
+	}
+	// The address comes from the environment, as TALKSEARCH_ADDR documents.
+	url, stderr, stop := startServe(t, []string{"serve"}, map[string]string{"TALKSEARCH_ADDR": "127.0.0.1:0"})
+
+	waitHealthy(t, url)
+	res, err := http.Get(url + "api/search?q=KV+cache")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	var got struct {
+		Total uint64 `json:"total"`
+		Hits  []struct {
+			Highlights struct {
+				Title    []string `json:"title"`
+				Abstract []string `json:"abstract"`
+			} `json:"highlights"`
+		} `json:"hits"`
+		Facets struct {
+			Track []struct{ Value string } `json:"track"`
+		} `json:"facets"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil || res.StatusCode != 200 {
+		t.Fatalf("status %d, %v: %.300s", res.StatusCode, err, body)
+	}
+	if got.Total == 0 || len(got.Facets.Track) == 0 {
+		t.Fatalf("no hits or no track facet: %.300s", body)
+	}
+	h := got.Hits[0].Highlights
+	if !strings.Contains(strings.Join(append(h.Title, h.Abstract...), " "), "<mark>") {
+		t.Errorf("first hit has no highlight: %+v", h)
+	}
+
+	if err := stop(); err != nil {
+		t.Fatalf("run after shutdown: %v", err)
+	}
+	if _, err := http.Get(url + "healthz"); err == nil {
+		t.Error("server still answers after shutdown")
+	}
+
+	// One JSON access line per request, with its status and latency.
+	var healthz, search int
+	sc := bufio.NewScanner(strings.NewReader(stderr.String()))
+	for sc.Scan() {
+		var l struct {
+			Message string  `json:"message"`
+			Path    string  `json:"path"`
+			Status  int     `json:"status"`
+			Latency float64 `json:"latency"`
+			Hits    int     `json:"hits"`
+		}
+		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Message != "request" {
+			continue
+		}
+		switch {
+		case l.Path == "/healthz" && l.Status == 200:
+			healthz++
+		case l.Path == "/api/search" && l.Status == 200 && l.Hits == int(got.Total) && l.Latency > 0:
+			search++
+		}
+	}
+	if healthz == 0 || search != 1 {
+		t.Errorf("access log has %d healthz and %d search lines, want ≥1 and 1:\n%s", healthz, search, stderr)
+	}
+	for _, want := range []string{`"message":"index ready"`, `"message":"shutting down: finishing requests in flight"`, `"message":"stopped"`} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("log lacks %s", want)
+		}
+	}
+}
+
+func waitHealthy(t *testing.T, url string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := http.Get(url + "healthz")
+		if err == nil {
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode == 200 && string(body) == `{"status":"ok"}` {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/healthz not ready: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestServeRefusesBadConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr string
+	}{
+		{"bad log level", []string{"serve", "--log-level", "loud"}, nil, `--log-level "loud"`},
+		{"bad duration from env", []string{"serve"}, map[string]string{"TALKSEARCH_WRITE_TIMEOUT": "soon"}, `TALKSEARCH_WRITE_TIMEOUT="soon"`},
+		{"bad address", []string{"serve", "--addr", "127.0.0.1:99999"}, nil, "listen 127.0.0.1:99999"},
+		{"arguments", []string{"serve", "extra"}, nil, `unknown command "extra"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), tt.args, func(k string) string { return tt.env[k] }, &out, &errOut)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("err = %v, want it to contain %q", err, tt.wantErr)
+			}
+		})
+	}
+}
