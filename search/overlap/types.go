@@ -1,6 +1,9 @@
 package overlap
 
-import "github.com/talksearch/talksearch/index"
+import (
+	"fmt"
+	"time"
+)
 
 // Kinds of overlap between two talks.
 const (
@@ -9,18 +12,41 @@ const (
 	KindTopical       = "topical"        // different texts about the same thing
 )
 
+// Thresholds used when Options leave them at zero. They were chosen on the
+// seeds (see detect_test.go): at DefaultMin the pairs a program committee
+// flags are in and talks sharing only "PyTorch", "training" or "GPU" are out.
+const (
+	// DefaultMin is the lowest score of a reported pair.
+	DefaultMin = 0.13
+	// DefaultClashMin is the lowest score of a pair that counts as a clash
+	// when the two talks run in parallel: splitting an audience matters at a
+	// lower similarity than flagging a submission for merging does.
+	DefaultClashMin = 0.10
+	// MaxClusterSize bounds a cluster: weaker links are dropped rather than
+	// letting a chain of pairs join unrelated talks into one blob.
+	MaxClusterSize = 8
+)
+
 // Options tune Detect.
 type Options struct {
 	// Min is the lowest pair score reported (0..1); 0 means DefaultMin.
 	Min float64
+	// ClashMin is the lowest score of a clash (0..1); 0 means DefaultClashMin.
+	ClashMin float64
 }
 
 // Report is everything the organizers see; its JSON form is the API's and
 // `talksearch overlaps --json`'s.
 type Report struct {
 	Pairs    []Pair    `json:"pairs"`    // best first
-	Clusters []Cluster `json:"clusters"` // connected groups of pairs
+	Clusters []Cluster `json:"clusters"` // groups of linked talks, largest first
 	Clashes  []Clash   `json:"clashes"`  // similar talks in overlapping slots, best first
+	// Merged are the exact duplicates ingestion already folded into one talk
+	// (a talk found in several dumps), with the dumps it came from.
+	Merged []Merged `json:"merged"`
+	// Skipped are the rows of an imported submissions file that could not
+	// be used; set by the importer's caller, empty for the seeds.
+	Skipped []RowError `json:"skipped,omitempty"`
 }
 
 // Pair is two talks that overlap, and why.
@@ -29,8 +55,15 @@ type Pair struct {
 	B           string   `json:"b"`
 	Score       float64  `json:"score"` // 0..1
 	Kind        string   `json:"kind"`
-	SharedTerms []string `json:"shared_terms"`
+	SharedTerms []string `json:"shared_terms"` // most distinctive first, as written in the texts
 	Passages    Passages `json:"passages"`
+	// TitleA and TitleB are the talks' titles, so a page or terminal can
+	// show the pair without looking the ids up.
+	TitleA string `json:"title_a"`
+	TitleB string `json:"title_b"`
+	// Resemblance is the share of word 3-grams the two texts have in common
+	// (Jaccard, 0..1): near 1 means the same text, edited.
+	Resemblance float64 `json:"resemblance"`
 }
 
 // Passages are the sentences of each abstract that carry the shared terms,
@@ -42,19 +75,36 @@ type Passages struct {
 
 // Cluster is a group of talks linked by pairs.
 type Cluster struct {
-	IDs   []string `json:"ids"`
-	Label string   `json:"label"` // the terms the cluster shares most
+	IDs    []string `json:"ids"`
+	Label  string   `json:"label"`  // the terms the cluster shares most
+	Titles []string `json:"titles"` // the titles of IDs, in the same order
 }
 
 // Clash is two similar talks scheduled at overlapping times in different rooms.
 type Clash struct {
-	A     string  `json:"a"`
-	B     string  `json:"b"`
-	Score float64 `json:"score"`
+	A      string  `json:"a"`
+	B      string  `json:"b"`
+	Score  float64 `json:"score"`
+	TitleA string  `json:"title_a"`
+	TitleB string  `json:"title_b"`
+	RoomA  string  `json:"room_a"`
+	RoomB  string  `json:"room_b"`
+	// Start and End are the span both talks share.
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
 }
 
-// Detect finds the overlapping pairs, clusters and clashes among talks.
-// TODO(overlaps): implemented by the organizers work (issue 5).
-func Detect(talks []index.Talk, opts Options) *Report {
-	return &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}}
+// Merged is one talk that ingestion found in several dumps and merged.
+type Merged struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Sources []string `json:"sources"`
 }
+
+// RowError is one row of a submissions file that was not used, and why.
+type RowError struct {
+	Line   int    `json:"line"` // 1-based line of the file where the row starts
+	Reason string `json:"reason"`
+}
+
+func (e RowError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Reason) }

@@ -1,0 +1,59 @@
+package overlap
+
+import (
+	"sort"
+	"testing"
+)
+
+// bruteForcePairs compares every pair: the reference topicalPairs must
+// agree with.
+func bruteForcePairs(vecs []vector, t float64) []scored {
+	var out []scored
+	for i := range vecs {
+		for j := i + 1; j < len(vecs); j++ {
+			if s := dot(vecs[i], vecs[j]); s >= t {
+				out = append(out, scored{i, j, s})
+			}
+		}
+	}
+	return out
+}
+
+func sortScored(s []scored) {
+	sort.Slice(s, func(a, b int) bool {
+		if s[a].i != s[b].i {
+			return s[a].i < s[b].i
+		}
+		return s[a].j < s[b].j
+	})
+}
+
+// On the seeds no term reaches the df cap, so the prefix filter must find
+// exactly the pairs brute force finds.
+func TestTopicalPairsMatchBruteForceOnSeeds(t *testing.T) {
+	d := newDetector(seedTalks(t))
+	for _, threshold := range []float64{0.05, DefaultClashMin, DefaultMin, 0.3} {
+		got := topicalPairs(d.vecs, d.voc.df, threshold)
+		want := bruteForcePairs(d.vecs, threshold)
+		sortScored(got)
+		sortScored(want)
+		if len(got) != len(want) {
+			t.Fatalf("t=%.2f: %d pairs, brute force finds %d", threshold, len(got), len(want))
+		}
+		for k := range got {
+			if got[k].i != want[k].i || got[k].j != want[k].j || abs(got[k].score-want[k].score) > 1e-9 {
+				t.Fatalf("t=%.2f: pair %d is %+v, brute force %+v", threshold, k, got[k], want[k])
+			}
+		}
+		if threshold == DefaultMin && len(got) == 0 {
+			t.Fatalf("no pairs at the default threshold")
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,372 @@
+package overlap
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// titleBoost is how many abstract occurrences one title occurrence is worth:
+// a title states what the talk is about, an abstract also says how.
+const titleBoost = 3
+
+// englishStop are function words. The real analyzer may already drop them;
+// the list keeps the detector independent of that choice.
+var englishStop = strings.Fields(`a about above after again against all also am an and any are as at be
+because been before being below between both but by can could did do does doing down during each few for
+from further had has have having he her here hers herself him himself his how however i if in into is it
+its itself just let like may me more most much must my myself no nor not now of off on once only or other
+our ours ourselves out over own same she should so some such than that the their theirs them themselves
+then there these they this those through to too under until up upon very via was we were what when where
+which while who whom why will with within without would you your yours yourself yourselves e.g i.e etc
+vs one two three first second new way ways well even still yet often`)
+
+// domainStop are words nearly every submission to a PyTorch conference uses,
+// or words about the talk rather than its subject. Their idf is low anyway;
+// listing them stops two talks that share only "PyTorch", "training" and
+// "GPU" from looking alike in a small corpus where idf is noisy.
+var domainStop = strings.Fields(`pytorch torch gpu gpus model models modeling training train trained trains
+performance performant talk talks session sessions keynote lightning sponsored presentation present presents
+presenting presented attendee attendees audience learn learned learning learnings lesson lessons speaker
+speakers join discuss discussion share sharing show shows showing cover covers covering introduce introduces
+introducing demonstrate demonstrates explore explores dive deep walk through overview insight insights
+practical practice practices key best latest modern today use uses using used user users build builds
+building built make makes making work works working approach approaches challenge challenges solution
+solutions system systems framework frameworks library libraries tool tools tooling open source opensource
+community communities ecosystem project projects help helps enable enables enabling provide provides
+support supports supported improve improves improving efficient efficiently efficiency high highly large
+scale scales scaling scalable fast faster real world across end different various many several
+also based will can ai ml machine deep hands meet maintainer maintainers birds feather bof poster
+posters panel demo roadmap multi implement implements implemented implementing implementation
+implementations optimize optimizes optimized optimizing optimization optimizations accelerate accelerates
+accelerated accelerating acceleration compute computing data standard standards beyond
+
+run runs running design designed designing specific specifically include includes including integrate
+integrates integrating feature features featuring develop developing technical technically reduce reduces
+reducing require requires required requirement requirements operate operating time times pattern patterns
+increase increases increasing increasingly leverage leverages leveraging core leave leaves leaving move moves
+moving level levels direct directly achieve achieves achieving focus focuses focusing focused become becomes
+single limit limits limited case cases gap gaps complex aware deliver delivers delivering cross multiple
+ensure ensures ensuring experience experiences common commonly eliminate eliminates eliminating result
+results apply applies applying final finally demand demands address addresses addressing handle handles
+handling emerge emerging bring brings bringing get gets getting power powerful local happen happens
+traditional traditionally come comes problem problems remain remains path paths start starts starting gain
+gains significant significantly every actual actually current currently need needs entire entirely combine
+combines combining describe describes toward towards long treat treats keep keeps effort efforts wide
+widely around range typical typically addition additional hard special specialized goal goals unlock
+unlocks write writing lower alternative allow allows better general generally behind point points fit
+fits rather critical progress examine examines care together simple simply look looks take takes part
+parts side whether fundamental fundamentally drive drives check explain explains instead understand
+understanding turn turns along follow follows exist existing day days available clear particular
+particularly benefit benefits natural seamless seamlessly massive higher due avoid avoids match journey
+evolution evolving tackle tackles encounter encountered idea ideas able within growing grow major crucial
+essential robust unique novel latest state art variety broad full fully complete easy easily quick quickly
+difficult important importantly example examples like recent recently year years future next
+production productions world whole highlight highlights extend extends extending step steps cost costs
+engineering engineer engineers team teams goto go goes hood us detail details technique techniques
+strategy strategies leave leaves along option options find finding findings way ways thing things lot
+lots kind kinds set sets part`)
+
+// textAnalyzer turns text into the index's terms, token by token, so a term
+// can be traced back to the words that produced it (for passages and for
+// showing "Monarch" rather than "monarch").
+type textAnalyzer struct {
+	stop    map[string]bool
+	cache   map[string][]string // lower-cased token -> its non-stop terms
+	phrases map[string][]phrase // last word -> phrases ending with it
+}
+
+// phrases name one thing in several ways; each way adds the thing's own
+// term, so "RL" and "reinforcement learning", or "CUDAGraphs" and "CUDA
+// Graphs", make two talks share a term. The term is what the analyzer makes
+// of the one-word name, so it also matches talks that use that name.
+var phraseNames = []struct{ words, name string }{
+	{"reinforcement learning", "rl"},
+	{"mixture of experts", "moe"},
+	{"large language models", "llm"},
+	{"llms", "llm"},
+	{"cuda graphs", "cudagraphs"},
+	{"post training", "posttraining"},
+	{"pre training", "pretraining"},
+	{"kv cache", "kvcache"},
+	{"torch.compile", "torchcompile"},
+	{"torch compile", "torchcompile"},
+}
+
+// phrase is one entry of phraseNames, split into words (plural s removed).
+type phrase struct {
+	words []string
+	term  string
+}
+
+func newTextAnalyzer() *textAnalyzer {
+	a := &textAnalyzer{stop: map[string]bool{}, cache: map[string][]string{}, phrases: map[string][]phrase{}}
+	for _, list := range [][]string{englishStop, domainStop} {
+		for _, w := range list {
+			a.stop[w] = true
+			// The stop list must match whatever the analyzer makes of
+			// the words (stems), so run them through it.
+			for _, t := range index.AnalyzeTerms(w) {
+				a.stop[t] = true
+			}
+		}
+	}
+	for _, p := range phraseNames {
+		terms := a.terms(p.name)
+		if len(terms) != 1 {
+			continue
+		}
+		words := strings.Fields(p.words)
+		for k, w := range words {
+			words[k] = phraseWord(w)
+		}
+		last := words[len(words)-1]
+		a.phrases[last] = append(a.phrases[last], phrase{words, terms[0]})
+	}
+	return a
+}
+
+// phraseWord is a word as phrases are matched: lower case, no plural s.
+func phraseWord(w string) string {
+	w = strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(w), "'s"), "’s")
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// occurrence is one term found in a text, carried by the tokens first..last
+// (one token, or the words of a phrase).
+type occurrence struct {
+	first, last int
+	term        string
+}
+
+// occurrences returns the terms of text in token order: each token's own
+// terms, and the term of each phrase that ends at a token.
+func (a *textAnalyzer) occurrences(text string, toks []span) []occurrence {
+	var out []occurrence
+	words := make([]string, len(toks))
+	for k, tok := range toks {
+		words[k] = phraseWord(text[tok.start:tok.end])
+		for _, t := range a.terms(text[tok.start:tok.end]) {
+			out = append(out, occurrence{k, k, t})
+		}
+		for _, p := range a.phrases[words[k]] {
+			first := k - len(p.words) + 1
+			if first < 0 || !equalWords(words[first:k+1], p.words) {
+				continue
+			}
+			// A phrase naming the token's own term ("LLMs" -> llm) adds
+			// nothing new.
+			if first == k && containsTerm(a.terms(text[tok.start:tok.end]), p.term) {
+				continue
+			}
+			out = append(out, occurrence{first, k, p.term})
+		}
+	}
+	return out
+}
+
+func equalWords(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func containsTerm(ts []string, t string) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// terms returns the non-stop index terms of one token.
+func (a *textAnalyzer) terms(token string) []string {
+	// A possessive is the word itself ("Monarch’s" is about Monarch).
+	key := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(token), "'s"), "’s")
+	if ts, ok := a.cache[key]; ok {
+		return ts
+	}
+	var out []string
+	for _, t := range index.AnalyzeTerms(key) {
+		t = strings.TrimFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if utf8.RuneCountInString(t) < 2 || a.stop[t] || !hasLetter(t) || strings.ContainsAny(t, "'’") {
+			continue
+		}
+		out = append(out, t)
+	}
+	a.cache[key] = out
+	return out
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// span is a token's byte range in its text.
+type span struct{ start, end int }
+
+// tokenize splits text into words the way Bleve's unicode tokenizer does for
+// our purposes: letters and digits, joined across '.', '_' and apostrophes
+// between them (torch.compile, Monarch’s, 3.2), split on everything else
+// (KV-cache is KV and cache, C++ is C).
+func tokenize(text string) []span {
+	var out []span
+	start := -1
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for i, r := range text {
+		if isWord(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && (r == '.' || r == '_' || r == '\'' || r == '’') {
+			next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
+			if isWord(next) {
+				continue
+			}
+		}
+		if start >= 0 {
+			out = append(out, span{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, span{start, len(text)})
+	}
+	return out
+}
+
+// vector is a talk's weighted terms: ids sorted ascending, weights scaled to
+// unit length so a dot product is the cosine.
+type vector struct {
+	ids []int32
+	w   []float32
+}
+
+// vocab numbers terms and counts in how many talks each occurs.
+type vocab struct {
+	ids   map[string]int32
+	terms []string
+	df    []int32
+}
+
+func newVocab() *vocab { return &vocab{ids: map[string]int32{}} }
+
+func (v *vocab) id(term string) int32 {
+	if id, ok := v.ids[term]; ok {
+		return id
+	}
+	id := int32(len(v.terms))
+	v.ids[term] = id
+	v.terms = append(v.terms, term)
+	v.df = append(v.df, 0)
+	return id
+}
+
+// counts is a talk's raw term frequencies, title occurrences boosted.
+type counts map[int32]float64
+
+func (a *textAnalyzer) count(v *vocab, title, abstract string) counts {
+	c := counts{}
+	add := func(text string, weight float64) {
+		for _, o := range a.occurrences(text, tokenize(text)) {
+			c[v.id(o.term)] += weight
+		}
+	}
+	add(title, titleBoost)
+	add(abstract, 1)
+	for id := range c {
+		v.df[id]++
+	}
+	return c
+}
+
+// idf is smoothed so that a term in every talk still weighs a little: with
+// two submissions, ln(N/df) would make their shared words worth nothing.
+func idf(n int, df int32) float64 { return math.Log(1 + float64(n)/float64(df)) }
+
+// weigh turns counts into a unit vector with sublinear tf and idf.
+func weigh(c counts, v *vocab, n int) vector {
+	vec := vector{ids: make([]int32, 0, len(c)), w: make([]float32, 0, len(c))}
+	for id := range c {
+		vec.ids = append(vec.ids, id)
+	}
+	sort.Slice(vec.ids, func(i, j int) bool { return vec.ids[i] < vec.ids[j] })
+	var norm float64
+	ws := make([]float64, len(vec.ids))
+	for i, id := range vec.ids {
+		w := (1 + math.Log(c[id])) * idf(n, v.df[id])
+		ws[i] = w
+		norm += w * w
+	}
+	norm = math.Sqrt(norm)
+	for _, w := range ws {
+		vec.w = append(vec.w, float32(w/norm))
+	}
+	return vec
+}
+
+// dot is the cosine of two unit vectors.
+func dot(a, b vector) float64 {
+	var s float64
+	i, j := 0, 0
+	for i < len(a.ids) && j < len(b.ids) {
+		switch {
+		case a.ids[i] < b.ids[j]:
+			i++
+		case a.ids[i] > b.ids[j]:
+			j++
+		default:
+			s += float64(a.w[i]) * float64(b.w[j])
+			i++
+			j++
+		}
+	}
+	return s
+}
+
+// sharedTerm is a term both talks have, with its part of their cosine.
+type sharedTerm struct {
+	id     int32
+	weight float64
+}
+
+// shared lists the terms of a and b, largest contribution first.
+func shared(a, b vector) []sharedTerm {
+	var out []sharedTerm
+	i, j := 0, 0
+	for i < len(a.ids) && j < len(b.ids) {
+		switch {
+		case a.ids[i] < b.ids[j]:
+			i++
+		case a.ids[i] > b.ids[j]:
+			j++
+		default:
+			out = append(out, sharedTerm{a.ids[i], float64(a.w[i]) * float64(b.w[j])})
+			i++
+			j++
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+	return out
+}
