@@ -126,7 +126,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		{
 			name: "talk with '• Audience Level Any', 'A & B, Org'",
 			want: Talk{ID: "bringing-pytorch-monarch-to-amd-gpus-54ae28",
-				Title: "Bringing PyTorch Monarch to AMD GPUs: Single-Controller Distributed Training on ROCm",
+				Title:    "Bringing PyTorch Monarch to AMD GPUs: Single-Controller Distributed Training on ROCm",
 				Speakers: []Speaker{{Name: "Liz Li", Affiliation: "AMD"}, {Name: "Zachary Streeter", Affiliation: "AMD"}},
 				Track:    "Training Systems", Level: "Any", Room: "Founders Cafe", Start: at("11:05"), End: at("11:30"),
 				Kind: KindTalk, Scheduled: true, Sources: src},
