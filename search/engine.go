@@ -231,6 +231,7 @@ type snapshot struct {
 	cache *resultCache
 
 	related sync.Map // talk id → []Related
+	vectors sync.Map // talk id → *termVector
 
 	overlapMu sync.Mutex
 	overlapBy map[float64]*overlap.Report

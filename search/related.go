@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -13,17 +14,29 @@ import (
 	"github.com/talksearch/talksearch/index"
 )
 
-// Related talks are found as Elasticsearch's more_like_this finds them,
-// which Bleve lacks: take the talk's own distinctive terms (frequent in the
-// talk, rare in the corpus), search for them as a weighted disjunction, and
-// keep the best other talks.
+// Related talks are found in two steps. Bleve has no "more like this", so
+// as Elasticsearch's more_like_this does, the talk's own distinctive terms
+// (frequent in the talk, rare in the corpus) are searched as a weighted
+// disjunction to find candidates. The candidates are then ranked by the
+// cosine of their term vectors with the talk's: Bleve's disjunction scales
+// a score by the share of terms matched, which favours talks sharing many
+// ordinary terms over a talk sharing the one name that matters (the talk
+// built on Monarch actors shares "Monarch", and little else, with the
+// Monarch talks).
 const (
 	// relatedTerms is how many distinctive terms of a talk make up its
-	// query: enough to describe it, few enough to stay on topic.
+	// candidate query: enough to describe it, few enough to stay on topic.
 	relatedTerms = 25
-	// titleTermCount is how many abstract occurrences a title word is
-	// worth: a title says what the talk is about.
-	titleTermCount = 3
+	// relatedCandidates is how many candidates are ranked by cosine.
+	relatedCandidates = 50
+	// titleTermBoost multiplies the weight of a term of a scheduled talk's
+	// title: a title says what the talk is about. (An unscheduled talk's
+	// title is its abstract's first words, nothing more.)
+	titleTermBoost = 2
+	// nameTermBoost multiplies the weight of a name (Monarch, ROCm,
+	// vLLM, FlexAttention): talks about the same product are related
+	// more surely than talks sharing common words.
+	nameTermBoost = 2
 	// sharedTermsShown is how many shared terms explain a related talk.
 	sharedTermsShown = 6
 )
@@ -32,11 +45,18 @@ const (
 // conference that say nothing about what a talk is about; idf discounts
 // them too, but on ~100 talks not enough.
 var relatedFiller = strings.Fields(`pytorch torch model models training train trained gpu gpus
-	talk session sessions present presents presentation learn learned use used using uses user users
+	talk talks session sessions present presents presentation learn learned use used using uses user users
 	new also will can how what show shows work works working way ways help helps make makes made
 	build building built across approach approaches based provide provides key including include
 	ai performance perform large scale scaling system systems framework frameworks open source
-	production real world time well like need needs one two first today data`)
+	production real world time well like need needs one two first today data
+	lightning keynote sponsored sponsor activity birds feather meet maintainers attendees attendee
+	a an the to of in on for with and or not no all more most just from into by at as is are be been
+	this that these those it its we our you your their they them than then so such each every both
+	any some many much very while when where which who why over beyond about between through without
+	within up out only even still yet become becomes bring bringing brings introduce introduces
+	introducing come comes take takes hope long feature features side get gets go goes let lets
+	s t do does done have has had there here us leave leaves can't don't isn't it's we'll we're you'll you're`)
 
 // termStats are corpus-wide document frequencies of index terms, as
 // index.AnalyzeTerms makes them.
@@ -58,8 +78,12 @@ func newTermStats(talks []index.Talk) *termStats {
 			}
 		}
 	}
-	for _, t := range index.AnalyzeTerms(strings.Join(relatedFiller, " ")) {
-		ts.filler[t] = true
+	// One word at a time: the analyzer treats a word differently alone
+	// and in a run of stop words.
+	for _, w := range relatedFiller {
+		for _, t := range index.AnalyzeTerms(w) {
+			ts.filler[t] = true
+		}
 	}
 	return ts
 }
@@ -75,18 +99,30 @@ type weightedTerm struct {
 	weight float64
 }
 
-// distinctive returns the talk's most distinctive terms, best first:
-// tf (title words counted titleTermCount times, damped by a log) × idf.
-// Terms no other talk has cannot relate it to anything and are left out.
-func (ts *termStats) distinctive(t *index.Talk) []weightedTerm {
+// termVector is a talk's tf-idf vector, of unit length.
+type termVector struct {
+	weights map[string]float64
+	// top are the heaviest terms, best first: the talk's distinctive terms.
+	top []weightedTerm
+}
+
+// vector returns the talk's term vector: (1 + log tf) × idf per term, times
+// titleTermBoost for title terms and nameTermBoost for names. Terms no
+// other talk has cannot relate it to anything and are left out, as are
+// filler and numbers.
+func (ts *termStats) vector(t *index.Talk) *termVector {
 	tf := map[string]int{}
+	inTitle := map[string]bool{}
 	for _, term := range index.AnalyzeTerms(t.Title) {
-		tf[term] += titleTermCount
+		tf[term]++
+		inTitle[term] = t.Scheduled
 	}
 	for _, term := range index.AnalyzeTerms(t.Abstract) {
 		tf[term]++
 	}
-	out := make([]weightedTerm, 0, len(tf))
+	names := nameTerms(t.Title + ". " + t.Abstract)
+	v := &termVector{weights: make(map[string]float64, len(tf))}
+	norm := 0.0
 	for term, n := range tf {
 		df := ts.df[term]
 		if df < 2 || ts.filler[term] || len(term) < 2 || isNumber(term) {
@@ -96,16 +132,67 @@ func (ts *termStats) distinctive(t *index.Talk) []weightedTerm {
 		if idf <= 0 {
 			continue
 		}
-		out = append(out, weightedTerm{term, (1 + math.Log(float64(n))) * idf})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].weight != out[j].weight {
-			return out[i].weight > out[j].weight
+		w := (1 + math.Log(float64(n))) * idf
+		if inTitle[term] {
+			w *= titleTermBoost
 		}
-		return out[i].term < out[j].term
+		if names[term] {
+			w *= nameTermBoost
+		}
+		v.weights[term] = w
+		norm += w * w
+	}
+	norm = math.Sqrt(norm)
+	for term, w := range v.weights {
+		w /= norm
+		v.weights[term] = w
+		v.top = append(v.top, weightedTerm{term, w})
+	}
+	sort.Slice(v.top, func(i, j int) bool {
+		if v.top[i].weight != v.top[j].weight {
+			return v.top[i].weight > v.top[j].weight
+		}
+		return v.top[i].term < v.top[j].term
 	})
-	if len(out) > relatedTerms {
-		out = out[:relatedTerms]
+	if len(v.top) > relatedTerms {
+		v.top = v.top[:relatedTerms]
+	}
+	return v
+}
+
+// cosine of two unit vectors.
+func (v *termVector) cosine(o *termVector) float64 {
+	a, b := v.weights, o.weights
+	if len(b) < len(a) {
+		a, b = b, a
+	}
+	sum := 0.0
+	for term, w := range a {
+		sum += w * b[term]
+	}
+	return sum
+}
+
+// nameTerms returns the terms of the words of text written as names: with
+// a capital letter not at the start of a sentence, or a capital inside
+// (vLLM, FlexAttention, ROCm).
+func nameTerms(text string) map[string]bool {
+	out := map[string]bool{}
+	sentenceStart := true
+	for _, f := range strings.Fields(text) {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if rs := []rune(w); len(rs) > 0 {
+			name := unicode.IsUpper(rs[0]) && !sentenceStart
+			for _, r := range rs[1:] {
+				name = name || unicode.IsUpper(r)
+			}
+			if name {
+				for _, t := range index.AnalyzeTerms(w) {
+					out[t] = true
+				}
+			}
+		}
+		sentenceStart = strings.ContainsAny(f[len(f)-1:], ".?!:")
 	}
 	return out
 }
@@ -132,25 +219,30 @@ func (s *snapshot) relatedOf(ctx context.Context, d *doc) ([]Related, error) {
 	return v.([]Related), nil
 }
 
+// vectorOf returns the term vector of d, computed once per snapshot.
+func (s *snapshot) vectorOf(d *doc) *termVector {
+	if v, ok := s.vectors.Load(d.talk.ID); ok {
+		return v.(*termVector)
+	}
+	v, _ := s.vectors.LoadOrStore(d.talk.ID, s.stats.vector(d.talk))
+	return v.(*termVector)
+}
+
 func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error) {
 	out := []Related{}
-	terms := s.stats.distinctive(d.talk)
-	if len(terms) == 0 {
+	va := s.vectorOf(d)
+	if len(va.top) == 0 {
 		return out, nil
 	}
-	clauses := make([]query.Query, 0, 2*len(terms))
-	for _, wt := range terms {
-		for _, f := range []struct {
-			field string
-			boost float64
-		}{{index.FieldTitle, 1.5}, {index.FieldAbstract, 1}} {
+	clauses := make([]query.Query, 0, 2*len(va.top))
+	for _, wt := range va.top {
+		for _, f := range []string{index.FieldTitle, index.FieldAbstract} {
 			q := query.NewTermQuery(wt.term)
-			q.SetField(f.field)
-			q.SetBoost(wt.weight * f.boost)
+			q.SetField(f)
+			q.SetBoost(wt.weight)
 			clauses = append(clauses, q)
 		}
 	}
-	display := displayWords(d.talk)
 	breaks := query.NewTermQuery(string(index.KindBreak))
 	breaks.SetField(index.FieldKind)
 	q := query.NewBooleanQuery(
@@ -158,32 +250,46 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 		nil,
 		[]query.Query{query.NewDocIDQuery([]string{d.talk.ID}), breaks},
 	)
-	// Ask for a few more than needed: a hit may be gone from byID only if
-	// the index and the corpus disagree, which would be a bug, but a
-	// short list is better than an error page.
-	req := bleve.NewSearchRequestOptions(q, s.opts.RelatedCount+2, 0, false)
+	req := bleve.NewSearchRequestOptions(q, relatedCandidates, 0, false)
 	res, err := s.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
+	type cand struct {
+		d     *doc
+		v     *termVector
+		score float64
+	}
+	cands := make([]cand, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		o, ok := s.byID[h.ID]
-		if !ok || o.talk.Kind == index.KindBreak {
+		if !ok || o.talk.Kind == index.KindBreak || o == d {
 			continue
 		}
-		out = append(out, Related{
-			ID:          o.talk.ID,
-			Title:       o.talk.Title,
-			Score:       round3(h.Score),
-			SharedTerms: sharedTerms(terms, o.talk, display),
-			Room:        o.talk.Room,
-			Start:       o.talk.Start,
-			End:         o.talk.End,
-			Clash:       clash(d.talk, o.talk),
-		})
-		if len(out) == s.opts.RelatedCount {
+		vb := s.vectorOf(o)
+		cands = append(cands, cand{o, vb, va.cosine(vb)})
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return cands[i].d.ord < cands[j].d.ord
+	})
+	display := displayWords(d.talk)
+	for _, c := range cands {
+		if len(out) == s.opts.RelatedCount || c.score <= 0 {
 			break
 		}
+		out = append(out, Related{
+			ID:          c.d.talk.ID,
+			Title:       c.d.talk.Title,
+			Score:       round3(c.score),
+			SharedTerms: sharedTerms(va, c.v, display),
+			Room:        c.d.talk.Room,
+			Start:       c.d.talk.Start,
+			End:         c.d.talk.End,
+			Clash:       clash(d.talk, c.d.talk),
+		})
 	}
 	return out, nil
 }
@@ -204,24 +310,30 @@ func displayWords(t *index.Talk) map[string]string {
 	return out
 }
 
-// sharedTerms are the terms of terms (best first) that talk o has too,
-// written as the source talk writes them.
-func sharedTerms(terms []weightedTerm, o *index.Talk, display map[string]string) []string {
-	has := map[string]bool{}
-	for _, t := range talkTerms(o) {
-		has[t] = true
+// sharedTerms are the terms both vectors have, those adding most to their
+// cosine first, written as the source talk writes them.
+func sharedTerms(a, b *termVector, display map[string]string) []string {
+	var shared []weightedTerm
+	for term, w := range a.weights {
+		if wb, ok := b.weights[term]; ok {
+			shared = append(shared, weightedTerm{term, w * wb})
+		}
 	}
+	sort.Slice(shared, func(i, j int) bool {
+		if shared[i].weight != shared[j].weight {
+			return shared[i].weight > shared[j].weight
+		}
+		return shared[i].term < shared[j].term
+	})
 	out := []string{}
-	for _, wt := range terms {
-		if has[wt.term] {
-			w, ok := display[wt.term]
-			if !ok {
-				w = wt.term
-			}
-			out = append(out, w)
-			if len(out) == sharedTermsShown {
-				break
-			}
+	for _, wt := range shared {
+		w, ok := display[wt.term]
+		if !ok {
+			w = wt.term
+		}
+		out = append(out, w)
+		if len(out) == sharedTermsShown {
+			break
 		}
 	}
 	return out

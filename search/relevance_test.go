@@ -3,7 +3,6 @@ package search
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"math"
 	"os"
 	"sort"
@@ -186,7 +185,10 @@ func baselineRanker(t testing.TB, talks []index.Talk) ranker {
 		t.Fatal(err)
 	}
 	return func(q string) ([]string, error) {
-		res, err := idx.Search(bleve.NewSearchRequestOptions(bleve.NewMatchQuery(q), 10, 0, false))
+		req := bleve.NewSearchRequestOptions(bleve.NewMatchQuery(q), 10, 0, false)
+		// Ties by id, so the baseline's figure does not change run to run.
+		req.SortBy([]string{"-_score", "_id"})
+		res, err := idx.Search(req)
 		if err != nil {
 			return nil, err
 		}
@@ -207,11 +209,75 @@ func TestRelevanceDevSet(t *testing.T) {
 	ours := meanNDCG(t, "engine", engineRanker(e), queries, judged)
 	base := meanNDCG(t, "bleve-en", baselineRanker(t, c.Talks), queries, judged)
 	t.Logf("mean nDCG@10 over %d dev queries: engine %.3f, Bleve default en %.3f", len(queries), ours, base)
-	fmt.Fprintf(os.Stderr, "")
 	if ours < ndcgFloor {
 		t.Errorf("mean nDCG@10 = %.3f, below the floor %.2f", ours, ndcgFloor)
 	}
 	if ours <= base {
 		t.Errorf("engine nDCG@10 %.3f is not above the Bleve default %.3f", ours, base)
+	}
+}
+
+// TestRelatedMonarch pins the known answer on the seeds: the two
+// Monarch talks are each other's first related talk, and the talk whose
+// system is built on Monarch actors (abstract-only, about asynchronous RL
+// data sharing) is in the top 3 of both.
+func TestRelatedMonarch(t *testing.T) {
+	e, c := seedEngine(t)
+	api := resolveTalk(c.Talks, "Lightning Talk: Monarch: An API To Your Supercomputer", "")
+	amd := resolveTalk(c.Talks, "Bringing PyTorch Monarch to AMD GPUs: Single-Controller Distributed Training on ROCm", "")
+	rl := resolveTalk(c.Talks, "", "Asynchronous Reinforcement Learning (AsyncRL) workloads have unique data sharing requirements")
+	if api == "" || amd == "" || rl == "" {
+		t.Fatalf("talks not found: %q %q %q", api, amd, rl)
+	}
+	for _, tc := range []struct{ id, first string }{{api, amd}, {amd, api}} {
+		d, err := e.Talk(context.Background(), tc.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range d.Related {
+			ids = append(ids, r.ID)
+			t.Logf("%s → %s %.3f %v", tc.id, r.ID, r.Score, r.SharedTerms)
+		}
+		if len(ids) < 3 || ids[0] != tc.first || (ids[1] != rl && ids[2] != rl) {
+			t.Errorf("related(%s) = %v, want %s first and %s in the top 3", tc.id, ids, tc.first, rl)
+		}
+		if len(d.Related[0].SharedTerms) == 0 || d.Related[0].SharedTerms[0] != "monarch" {
+			t.Errorf("related(%s)[0] shares %v, want monarch first", tc.id, d.Related[0].SharedTerms)
+		}
+	}
+}
+
+// TestRelatedNeverBreaksOrSelf checks every talk of the seeds.
+func TestRelatedNeverBreaksOrSelf(t *testing.T) {
+	e, c := seedEngine(t)
+	kinds := map[string]index.Kind{}
+	for _, tk := range c.Talks {
+		kinds[tk.ID] = tk.Kind
+	}
+	filler := newTermStats(nil).filler
+	for _, tk := range c.Talks {
+		d, err := e.Talk(context.Background(), tk.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Related) > DefaultRelatedCount {
+			t.Errorf("%s: %d related", tk.ID, len(d.Related))
+		}
+		for i, r := range d.Related {
+			if r.ID == tk.ID || kinds[r.ID] == index.KindBreak {
+				t.Errorf("%s: related %s (%s)", tk.ID, r.ID, kinds[r.ID])
+			}
+			if i > 0 && r.Score > d.Related[i-1].Score {
+				t.Errorf("%s: related not ordered by score", tk.ID)
+			}
+			for _, w := range r.SharedTerms {
+				for _, term := range index.AnalyzeTerms(w) {
+					if filler[term] {
+						t.Errorf("%s → %s shares filler %q", tk.ID, r.ID, w)
+					}
+				}
+			}
+		}
 	}
 }
