@@ -28,10 +28,17 @@ type Report struct {
 	PerFile     []FileStats // one per seed file, sorted by name
 }
 
+// What Load made of a seed file.
+const (
+	FileSchedule  = "schedule"  // a Sched schedule page
+	FileAbstracts = "abstracts" // a bare abstract dump
+	FileSkipped   = "skipped"   // unusable, see the warnings
+)
+
 // FileStats describes one seed file.
 type FileStats struct {
 	File       string
-	Kind       string // "schedule", "abstracts" or "skipped"
+	Kind       string // FileSchedule, FileAbstracts or FileSkipped
 	Paragraphs int    // abstract paragraphs read (abstract dumps)
 	Talks      int    // talks whose Sources list the file
 	New        int    // talks first seen in this file
@@ -67,14 +74,15 @@ func Load(fsys fs.FS) (*Corpus, error) {
 
 	c := &Corpus{}
 	r := &c.Report
+	r.PerFile = make([]FileStats, len(names))
 	stats := map[string]*FileStats{}
 	var scheds []*Schedule
 	var dumps []*AbstractDump
 	var dumpNames []string
-	for _, name := range names {
-		st := &FileStats{File: name, Kind: "skipped"}
+	for i, name := range names {
+		st := &r.PerFile[i]
+		*st = FileStats{File: name, Kind: FileSkipped}
 		stats[name] = st
-		r.PerFile = append(r.PerFile, FileStats{}) // filled in at the end
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, fmt.Errorf("read seed %s: %w", name, err)
@@ -86,7 +94,7 @@ func Load(fsys fs.FS) (*Corpus, error) {
 		}
 		switch {
 		case looksLikeSchedule(data):
-			st.Kind = "schedule"
+			st.Kind = FileSchedule
 			s := ParseSched(name, data)
 			r.Blocks += s.Blocks
 			r.Warnings = append(r.Warnings, s.Warnings...)
@@ -98,7 +106,7 @@ func Load(fsys fs.FS) (*Corpus, error) {
 					Msg: "no recognisable structure: neither a schedule page nor abstract paragraphs"})
 				continue
 			}
-			st.Kind = "abstracts"
+			st.Kind = FileAbstracts
 			st.Paragraphs = len(d.Paragraphs)
 			r.Warnings = append(r.Warnings, d.Warnings...)
 			dumps = append(dumps, d)
@@ -143,9 +151,6 @@ func Load(fsys fs.FS) (*Corpus, error) {
 	SortTalks(c.Talks)
 	r.Merges = m.merges
 	r.Merged = len(m.merges)
-	for i, name := range names {
-		r.PerFile[i] = *stats[name]
-	}
 	return c, nil
 }
 

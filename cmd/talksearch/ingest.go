@@ -74,7 +74,7 @@ func printSummary(w io.Writer, c *index.Corpus) error {
 	fmt.Fprintln(tw, "\ntalks per source file:")
 	for _, f := range r.PerFile {
 		paras := ""
-		if f.Kind == "abstracts" {
+		if f.Kind == index.FileAbstracts {
 			paras = fmt.Sprintf("%d paragraphs", f.Paragraphs)
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d talks\t%d new\n", f.File, f.Kind, paras, f.Talks, f.New)
