@@ -45,6 +45,10 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Location is the time zone times are shown in: the event's (CEST).
 	Location *time.Location
+	// ReloadToken and Reload enable POST /admin/reload (admin.go): without
+	// both, the endpoint answers 403.
+	ReloadToken string
+	Reload      ReloadFunc
 }
 
 // The event runs in Paris in April: CEST. A fixed zone avoids depending on

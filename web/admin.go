@@ -1,0 +1,71 @@
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/rs/zerolog"
+)
+
+// ReloadFunc re-reads the seeds, builds a whole new index beside the one
+// serving and swaps it in. It returns once the new index serves, or with
+// an error while the old one still does.
+type ReloadFunc func(ctx context.Context) (ReloadReport, error)
+
+// ReloadReport says what a reload swapped in.
+type ReloadReport struct {
+	Talks    int     `json:"talks"`
+	Warnings int     `json:"warnings"` // ingestion warnings of the new seeds
+	TookMS   float64 `json:"took_ms"`
+}
+
+// ErrSeedsRejected marks a reload refused because the new seeds did not
+// load: the operator must fix the data, and the old index keeps serving.
+var ErrSeedsRejected = errors.New("new seeds rejected, the old index keeps serving")
+
+// adminReload is POST /admin/reload: an operator re-indexes a running
+// server. It is refused (403) unless the server was given a token, and
+// (401) unless the request carries that token as a bearer token, so
+// nobody on the network can make the server do the work of a rebuild.
+// Its statuses are its own (422 for rejected seeds), so it answers here
+// rather than through status(), which speaks for the public routes.
+func (s *server) adminReload(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
+	if s.opts.ReloadToken == "" || s.opts.Reload == nil {
+		c.AbortWithStatusJSON(http.StatusForbidden, errorBody{Error: "reload over HTTP is disabled: the server has no reload token"})
+		return
+	}
+	if !bearerMatches(c.GetHeader("Authorization"), s.opts.ReloadToken) {
+		c.Header("WWW-Authenticate", `Bearer realm="talksearch admin"`)
+		c.AbortWithStatusJSON(http.StatusUnauthorized, errorBody{Error: "missing or wrong bearer token"})
+		return
+	}
+	rep, err := s.opts.Reload(c.Request.Context())
+	switch {
+	case errors.Is(err, ErrSeedsRejected):
+		// The reload function has logged it; the operator needs the reason.
+		c.AbortWithStatusJSON(http.StatusUnprocessableEntity, errorBody{Error: err.Error()})
+	case err != nil:
+		zerolog.Ctx(c.Request.Context()).Error().Err(err).Msg("admin reload failed")
+		c.AbortWithStatusJSON(http.StatusInternalServerError, errorBody{Error: "reload failed, the old index keeps serving: " + err.Error()})
+	default:
+		c.Set(ctxHits, rep.Talks)
+		c.JSON(http.StatusOK, rep)
+	}
+}
+
+// bearerMatches checks an Authorization header against the token in
+// constant time, so the token cannot be guessed byte by byte from timing.
+// The scheme name is case-insensitive (RFC 6750).
+func bearerMatches(header, token string) bool {
+	scheme, given, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	given = strings.TrimSpace(given)
+	return subtle.ConstantTimeCompare([]byte(given), []byte(token)) == 1
+}

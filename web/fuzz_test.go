@@ -1,0 +1,145 @@
+package web
+
+import (
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/seeds"
+)
+
+// fuzzHandler is the real site over the real seeds, built once for all
+// fuzz inputs.
+var fuzzHandler = sync.OnceValues(func() (http.Handler, error) {
+	c, err := index.Load(seeds.FS)
+	if err != nil {
+		return nil, err
+	}
+	e, err := search.New(c)
+	if err != nil {
+		return nil, err
+	}
+	return NewHandler(e, zerolog.Nop(), Options{})
+})
+
+func fuzzGet(t *testing.T, h http.Handler, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+target, nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// FuzzAPISearch sends arbitrary query strings to /api/search: the answer
+// is a JSON result (200) or a JSON error that says why (400), never a 500.
+func FuzzAPISearch(f *testing.F) {
+	for _, raw := range []string{
+		"q=KV+cache", "q=Monrach&track=Inference+%26+Production", "q=%22unbalanced", "q=C%2B%2B&sort=time",
+		"limit=101", "limit=-1", "offset=99999999999999999999", "limit=abc", "sort=sideways", "q=%ff%fe",
+		"q=" + strings.Repeat("x", 600), "track=" + strings.Repeat("&track=a", 60), "q=%00", "q=<script>",
+		"q=a&q=b", "level=&room=", ";;;", "%zz",
+	} {
+		f.Add(raw)
+	}
+	h, err := fuzzHandler()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u := url.URL{Path: "/api/search", RawQuery: raw}
+		if _, err := url.ParseRequestURI(u.String()); err != nil || strings.ContainsAny(raw, "# \t\r\n") {
+			t.Skip() // not something a client can send
+		}
+		rec := fuzzGet(t, h, u.String())
+		var body struct {
+			Error string          `json:"error"`
+			Hits  json.RawMessage `json:"hits"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatalf("GET %s: %d, not JSON: %v: %.200s", u.String(), rec.Code, err, rec.Body)
+		}
+		switch {
+		case rec.Code == http.StatusOK && body.Error == "" && len(body.Hits) > 0 && body.Hits[0] == '[':
+		case rec.Code == http.StatusBadRequest && body.Error != "":
+		default:
+			t.Fatalf("GET %s: %d %.300s", u.String(), rec.Code, rec.Body)
+		}
+	})
+}
+
+// FuzzSearchPage types arbitrary text into the search page with a tag at
+// its end: the page answers, and the tag never comes back as markup.
+func FuzzSearchPage(f *testing.F) {
+	for _, q := range []string{"KV cache", "Monarch", `"><script>`, "</textarea>", "{{.}}", "&lt;", "\x00", "<1ms"} {
+		f.Add(q)
+	}
+	h, err := fuzzHandler()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		if len(q) > 200 {
+			q = q[:200]
+		}
+		target := "/?" + url.Values{"q": {q + "<zz-fuzz>"}}.Encode()
+		rec := fuzzGet(t, h, target)
+		if rec.Code != http.StatusOK && rec.Code != http.StatusBadRequest {
+			t.Fatalf("GET %s: %d", target, rec.Code)
+		}
+		if strings.Contains(rec.Body.String(), "<zz-fuzz>") {
+			t.Fatalf("GET %s: the query came back unescaped", target)
+		}
+	})
+}
+
+// FuzzStaticPath asks the static route for arbitrary paths: it serves the
+// embedded static files and nothing else (no templates, no listing, no
+// path traversal).
+func FuzzStaticPath(f *testing.F) {
+	files := map[string]bool{}
+	err := fs.WalkDir(assets, "static", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, err := fs.ReadFile(assets, p)
+			if err != nil {
+				return err
+			}
+			files[string(b)] = true
+		}
+		return err
+	})
+	if err != nil || len(files) == 0 {
+		f.Fatalf("static files: %v (%d)", err, len(files))
+	}
+	for _, p := range []string{"", "/", "..", "../templates/search.html", "%2e%2e/templates", "..%2fhandler.go", "./", "//etc/passwd", "app.css", "/static/"} {
+		f.Add(p)
+	}
+	h, err := fuzzHandler()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		target := "/static/" + p
+		if _, err := url.ParseRequestURI(target); err != nil || strings.ContainsAny(p, "?# \t\r\n") {
+			t.Skip()
+		}
+		rec := fuzzGet(t, h, target)
+		switch rec.Code {
+		case http.StatusOK:
+			if !files[rec.Body.String()] {
+				t.Fatalf("GET %s: 200 with something that is not a static file: %.200q", target, rec.Body)
+			}
+		case http.StatusNotFound, http.StatusBadRequest, http.StatusNotModified:
+		default:
+			t.Fatalf("GET %s: %d", target, rec.Code)
+		}
+	})
+}
