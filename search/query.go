@@ -69,6 +69,11 @@ func (s *snapshot) compile(p parsed) plan {
 			isContent[w] = true
 		}
 		synAlts, applied := s.synonymAlternatives(p.Words, isContent)
+		allCommon := true
+		for _, w := range words {
+			allCommon = allCommon && s.common(w)
+		}
+		var commonClauses []query.Query
 		pl.synonyms = applied
 		for i, w := range words {
 			alts := s.literal(w)
@@ -85,7 +90,18 @@ func (s *snapshot) compile(p parsed) plan {
 				}
 			}
 			alts = append(alts, synAlts[w]...)
+			if s.common(w) && !allCommon {
+				commonClauses = append(commonClauses, wordClause(alts))
+				continue
+			}
 			clauses = append(clauses, wordClause(alts))
+		}
+		if len(commonClauses) > 0 {
+			// Common words ("running", "training") rank talks that have
+			// them higher, but do not count as words a talk is missing.
+			cq := query.NewDisjunctionQuery(commonClauses)
+			cq.SetBoost(float64(len(commonClauses)))
+			should = append(should, cq)
 		}
 		// The coordination factor of a disjunction (matched clauses /
 		// clauses) is what ranks talks with every word above talks with
@@ -167,6 +183,7 @@ func wordClause(alts []alternative) query.Query {
 // phrase of them; its terms one by one count far less, or `all-to-all`
 // would find every talk saying "all".
 func (s *snapshot) literal(w string) []alternative {
+	w = s.knownForm(w)
 	if s.compound(w) {
 		return []alternative{{text: w, weight: 1, phrase: true}, {text: w, weight: compoundPartWeight}}
 	}
@@ -185,6 +202,31 @@ func (s *snapshot) joinedNeighbours(words []string) []string {
 		}
 	}
 	return out
+}
+
+// commonShare is the share of talks above which a word is common.
+const commonShare = 0.2
+
+// common says whether a word is in more than commonShare of the talks.
+func (s *snapshot) common(w string) bool {
+	var df uint64
+	for _, t := range s.analyze(s.knownForm(w)) {
+		df = max(df, s.dict[t])
+	}
+	return float64(df) > commonShare*float64(len(s.byID))
+}
+
+// knownForm returns w, or the form of w the index knows when w is an
+// acronym's plural typed in lower case ("llms" for LLMs, "gpus"): the
+// analyzer recognises such a plural by its capitals.
+func (s *snapshot) knownForm(w string) string {
+	if len(w) < 3 || w[len(w)-1] != 's' || s.knownTerms(w) {
+		return w
+	}
+	if up := strings.ToUpper(w[:len(w)-1]) + "s"; s.knownTerms(up) {
+		return up
+	}
+	return w
 }
 
 // compound says whether w becomes terms at more than one position.
@@ -274,14 +316,19 @@ func (s *snapshot) contentWords(words []string) []string {
 }
 
 // queryFiller are words of questions that say nothing about the topic.
-var queryFiller = map[string]bool{
-	"how": true, "what": true, "why": true, "when": true, "where": true, "which": true, "who": true,
-	"do": true, "does": true, "did": true, "can": true, "could": true, "should": true, "would": true,
-	"i": true, "we": true, "you": true, "my": true, "our": true, "me": true, "is": true, "are": true,
-	"the": true, "a": true, "an": true, "to": true, "of": true, "in": true, "on": true, "for": true,
-	"with": true, "about": true, "and": true, "or": true, "any": true, "there": true, "talk": true,
-	"talks": true, "session": true, "sessions": true, "get": true, "way": true, "ways": true,
-}
+var queryFiller = func() map[string]bool {
+	m := map[string]bool{}
+	// The analyzer's function words (it keeps them when a text has
+	// nothing else, as a single query word does), and question words.
+	for _, w := range strings.Fields(`a an and are as at be been being but by can could did do does
+		eg etc for from had has have he her here his how i ie if in into is it its me my of on or
+		our ours she should so such than that the their theirs them then there these they this
+		those to us was we were what when where which while who whom why will with would you your
+		about any get way ways talk talks session sessions anyone someone`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // tracksMatching returns the tracks whose name contains v, ignoring case,
 // intersected with prev when prev is non-nil.

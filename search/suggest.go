@@ -14,8 +14,9 @@ import (
 // readable ("speculative", not "specul") and lets a misspelling whose stem
 // differs from the right word's ("speculativ") still find it.
 type vocabulary struct {
-	df    map[string]int
-	byLen map[int][]string // words by rune length, for the edit-distance scan
+	df     map[string]int
+	byLen  map[int][]string // words by rune length, for the edit-distance scan
+	sorted []string         // every word, for prefix ranges
 }
 
 func newVocabulary(talks []index.Talk) *vocabulary {
@@ -42,7 +43,9 @@ func newVocabulary(talks []index.Talk) *vocabulary {
 	for w := range v.df {
 		n := len([]rune(w))
 		v.byLen[n] = append(v.byLen[n], w)
+		v.sorted = append(v.sorted, w)
 	}
+	sort.Strings(v.sorted)
 	for _, ws := range v.byLen {
 		sort.Strings(ws)
 	}
@@ -148,10 +151,40 @@ func (s *snapshot) corrections(w string) []string {
 			return nil
 		}
 	}
-	if s.vocab.df[lw] > 0 || s.knownTerms(w) {
+	if s.vocab.df[lw] > 0 || s.knownTerms(s.knownForm(w)) {
 		return nil
 	}
-	return s.vocab.correctWithin(lw, maxEdits(len([]rune(lw))), 2)
+	if fix := s.vocab.correctWithin(lw, maxEdits(len([]rune(lw))), 2); len(fix) > 0 {
+		return fix
+	}
+	return s.vocab.family(lw, 2)
+}
+
+// family returns corpus words that look like another form of w, whose
+// stem the stemmer did not reach ("debugger" → "debugging", "debug"): the
+// words sharing the longest prefix with w, of at least five letters and
+// all but three of w's, most used first, at most max of them.
+func (v *vocabulary) family(w string, max int) []string {
+	rw := []rune(w)
+	for k := len(rw) - 1; k >= 5 && k >= len(rw)-3; k-- {
+		prefix := string(rw[:k])
+		i := sort.SearchStrings(v.sorted, prefix)
+		var cands []string
+		for ; i < len(v.sorted) && strings.HasPrefix(v.sorted[i], prefix); i++ {
+			if c := v.sorted[i]; c != w && len(c) <= len(w)+5 {
+				cands = append(cands, c)
+			}
+		}
+		if len(cands) == 0 {
+			continue
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return v.df[cands[i]] > v.df[cands[j]] })
+		if len(cands) > max {
+			cands = cands[:max]
+		}
+		return cands
+	}
+	return nil
 }
 
 // knownTerms says whether every index term of w occurs in the corpus.
