@@ -100,20 +100,25 @@ func normalizeTalk(t *search.TalkDetail) *search.TalkDetail {
 }
 
 func normalizeReport(r *overlap.Report) *overlap.Report {
-	out := overlap.Report{
-		Pairs:    make([]overlap.Pair, len(r.Pairs)),
-		Clusters: make([]overlap.Cluster, len(r.Clusters)),
-		Clashes:  nonNil(r.Clashes),
-	}
+	out := *r
+	out.Pairs = make([]overlap.Pair, len(r.Pairs))
 	for i, p := range r.Pairs {
 		p.SharedTerms = nonNil(p.SharedTerms)
 		p.Passages.A = safeFragments(p.Passages.A)
 		p.Passages.B = safeFragments(p.Passages.B)
 		out.Pairs[i] = p
 	}
+	out.Clusters = make([]overlap.Cluster, len(r.Clusters))
 	for i, cl := range r.Clusters {
 		cl.IDs = nonNil(cl.IDs)
+		cl.Titles = nonNil(cl.Titles)
 		out.Clusters[i] = cl
+	}
+	out.Clashes = nonNil(r.Clashes)
+	out.Merged = make([]overlap.Merged, len(r.Merged))
+	for i, m := range r.Merged {
+		m.Sources = nonNil(m.Sources)
+		out.Merged[i] = m
 	}
 	return &out
 }

@@ -142,8 +142,20 @@ func (f *fakeSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Repo
 				A: []string{"PyTorch <mark>Monarch</mark> runs on AMD &lt;1ms"},
 				B: []string{"built on <mark>Monarch</mark> <mark>actors</mark><script>x</script>"},
 			},
+			TitleA: "Monarch on ROCm: <1ms & beyond", TitleB: "Torchstore on Monarch actors",
+			Resemblance: 0.05,
 		}},
-		Clusters: []overlap.Cluster{{IDs: []string{"monarch-on-rocm-1a2b", "torchstore-3c4d"}, Label: "monarch, actor"}},
-		Clashes:  []overlap.Clash{{A: "monarch-on-rocm-1a2b", B: "abstract-only-5e6f", Score: 0.4}},
+		Clusters: []overlap.Cluster{{
+			IDs:    []string{"monarch-on-rocm-1a2b", "torchstore-3c4d"},
+			Label:  "monarch, actor",
+			Titles: []string{"Monarch on ROCm: <1ms & beyond", "Torchstore on Monarch actors"},
+		}},
+		Clashes: []overlap.Clash{{
+			A: "monarch-on-rocm-1a2b", B: "torchstore-3c4d", Score: 0.4,
+			TitleA: "Monarch on ROCm: <1ms & beyond", TitleB: "Torchstore on Monarch actors",
+			RoomA: "Master Stage", RoomB: "Room 2",
+			Start: *at("10:40"), End: *at("10:45"),
+		}},
+		Merged: []overlap.Merged{{ID: "abstract-only-5e6f", Title: "Float8 training", Sources: []string{"001_c.txt", "002_d.txt"}}},
 	}, nil
 }

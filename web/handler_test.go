@@ -66,7 +66,7 @@ func TestStatuses(t *testing.T) {
 		{"talk page", "/talks/monarch-on-rocm-1a2b", 200, "text/html; charset=utf-8", "Ada Lovelace"},
 		{"unscheduled talk", "/talks/abstract-only-5e6f", 200, "text/html; charset=utf-8", "Not on the schedule"},
 		{"unknown talk page", "/talks/no-such-talk", 404, "text/html; charset=utf-8", "no talk has the id &#34;no-such-talk&#34;"},
-		{"overlaps page", "/overlaps", 200, "text/html; charset=utf-8", "Schedule clashes"},
+		{"overlaps page", "/overlaps", 200, "text/html; charset=utf-8", `<td class="when">Wed 8 Apr, 10:40–10:45</td>`},
 		{"overlaps page bad min", "/overlaps?min=abc", 400, "text/html; charset=utf-8", "min must be a number from 0 to 1"},
 		{"unknown page", "/nope", 404, "text/html; charset=utf-8", "no such page"},
 		{"trailing slash is another page", "/overlaps/", 404, "text/html; charset=utf-8", "no such page"},

@@ -1,15 +1,12 @@
 package web
 
 import (
-	"context"
-	"errors"
 	"html/template"
 	"math"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/search/overlap"
 )
 
@@ -24,12 +21,12 @@ type overlapsPage struct {
 	Pairs      []pairView
 	PairsTotal int
 	Clashes    []clashView
+	Merged     []overlap.Merged
 }
 
 type talkRef struct {
 	URL   string
 	Title string
-	When  string
 	Room  string
 }
 
@@ -49,6 +46,7 @@ type pairView struct {
 
 type clashView struct {
 	A, B    talkRef
+	When    string // the span both talks share
 	Percent int
 }
 
@@ -59,23 +57,30 @@ func (s *server) overlapsPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	ctx := c.Request.Context()
-	rep, err := s.s.Overlaps(ctx, min)
+	rep, err := s.s.Overlaps(c.Request.Context(), min)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	c.Set(ctxHits, len(rep.Pairs))
+	s.render(c, http.StatusOK, "overlaps", s.overlapsView(q.Get("min"), rep))
+}
+
+func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 	v := overlapsPage{
 		page:       page{Title: "Overlapping talks"},
-		Min:        q.Get("min"),
+		Min:        min,
 		PairsTotal: len(rep.Pairs),
+		Merged:     rep.Merged,
 	}
-	refs := talkRefs{s: s, ctx: ctx, cache: map[string]talkRef{}}
 	for _, cl := range rep.Clusters {
 		cv := clusterView{Label: cl.Label}
-		for _, id := range cl.IDs {
-			cv.Talks = append(cv.Talks, refs.get(id))
+		for i, id := range cl.IDs {
+			title := ""
+			if i < len(cl.Titles) {
+				title = cl.Titles[i]
+			}
+			cv.Talks = append(cv.Talks, ref(id, title, ""))
 		}
 		v.Clusters = append(v.Clusters, cv)
 	}
@@ -84,7 +89,8 @@ func (s *server) overlapsPage(c *gin.Context) {
 			break
 		}
 		pv := pairView{
-			A: refs.get(p.A), B: refs.get(p.B),
+			A:           ref(p.A, p.TitleA, ""),
+			B:           ref(p.B, p.TitleB, ""),
 			Percent:     percent(p.Score),
 			Kind:        pairKindLabel(p.Kind),
 			SharedTerms: p.SharedTerms,
@@ -98,45 +104,25 @@ func (s *server) overlapsPage(c *gin.Context) {
 		v.Pairs = append(v.Pairs, pv)
 	}
 	for _, cl := range rep.Clashes {
-		v.Clashes = append(v.Clashes, clashView{A: refs.get(cl.A), B: refs.get(cl.B), Percent: percent(cl.Score)})
+		cv := clashView{A: ref(cl.A, cl.TitleA, cl.RoomA), B: ref(cl.B, cl.TitleB, cl.RoomB), Percent: percent(cl.Score)}
+		if !cl.Start.IsZero() {
+			start, end := cl.Start, cl.End
+			cv.When = formatWhen(&start, &end, s.opts.Location)
+		}
+		v.Clashes = append(v.Clashes, cv)
 	}
-	if refs.err != nil {
-		s.fail(c, refs.err)
-		return
+	return v
+}
+
+// ref links a talk of a report; a talk without a title shows its id.
+func ref(id, title, room string) talkRef {
+	if title == "" {
+		title = id
 	}
-	s.render(c, http.StatusOK, "overlaps", v)
+	return talkRef{URL: "/talks/" + id, Title: title, Room: room}
 }
 
 func percent(score float64) int { return int(math.Round(score * 100)) }
-
-// talkRefs looks up the titles and slots of the talks a report names, once
-// each. A talk the engine no longer knows is shown by its id; any other
-// failure fails the page.
-type talkRefs struct {
-	s     *server
-	ctx   context.Context
-	cache map[string]talkRef
-	err   error
-}
-
-func (r *talkRefs) get(id string) talkRef {
-	if ref, ok := r.cache[id]; ok || r.err != nil {
-		return ref
-	}
-	ref := talkRef{URL: "/talks/" + id, Title: id}
-	t, err := r.s.s.Talk(r.ctx, id)
-	switch {
-	case err == nil:
-		ref.Title = t.Title
-		ref.When = formatWhen(t.Start, t.End, r.s.opts.Location)
-		ref.Room = t.Room
-	case errors.Is(err, search.ErrNotFound):
-	default:
-		r.err = err
-	}
-	r.cache[id] = ref
-	return ref
-}
 
 // pairKindLabel names a kind of overlap for people.
 func pairKindLabel(kind string) string {

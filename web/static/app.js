@@ -98,9 +98,16 @@
   var inflight = null;
   var typing = false; // one history entry per burst of typing
 
-  // load fetches the server-rendered live fragment for url and swaps it in.
-  // how: "push" or "replace" the history entry, or "none" (back/forward).
+  // load puts url in the history at once ("push" a new entry or "replace"
+  // the current one; "none" for back/forward), then fetches the
+  // server-rendered live fragment for it and swaps it in. Only the latest
+  // load is shown.
   function load(url, how, focusSummary) {
+    var current = location.pathname + location.search;
+    if (url !== current) {
+      if (how === 'push') history.pushState(null, '', url);
+      else if (how === 'replace') history.replaceState(null, '', url);
+    }
     var my = ++seq;
     if (inflight) inflight.abort();
     inflight = new AbortController();
@@ -112,8 +119,6 @@
       })
       .then(function (html) {
         if (my !== seq) return;
-        if (how === 'push' && url !== location.pathname + location.search) history.pushState(null, '', url);
-        else if (how !== 'none') history.replaceState(null, '', url);
         swap(html, focusSummary);
         var q = new URL(url, location.href).searchParams.get('q') || '';
         doc.title = (q ? q + ' – search talks' : 'Search talks') + ' · talksearch';
@@ -162,7 +167,9 @@
   input.addEventListener('input', function () {
     clearTimeout(timer);
     timer = setTimeout(function () {
-      load(formURL(), typing ? 'replace' : 'push');
+      var url = formURL();
+      if (url === location.pathname + location.search) return;
+      load(url, typing ? 'replace' : 'push');
       typing = true;
     }, 150);
   });
