@@ -177,29 +177,39 @@ const (
 	// the talk. Measured on the seeds: paragraphs that begin a talk share at
 	// most 0.2 with the talk before them.
 	cohesionContinue = 0.3
+	// cohesionOpener: a paragraph opening like a continuation ("We …") but
+	// able to begin an abstract too needs only this much shared topic.
+	cohesionOpener = 0.1
 	// minAbstractWords: a group shorter than this is a lead-in ("torch.compile
 	// is the goto mechanism …"), not a whole abstract, so it takes the next
 	// paragraph. Every abstract-only talk of the seeds is longer.
-	minAbstractWords = 40
+	minAbstractWords = 50
 )
 
 // continues decides whether paragraph p goes on the talk whose paragraphs
 // so far are group, rather than beginning a new talk. The dumps separate
 // paragraphs and talks alike by a blank line, so the decision rests on how
-// abstracts are written:
+// abstracts are written, in this order:
 //
+//   - A group ending with ":" announces what follows; a group that is only
+//     a "TLDR: …" summary is followed by its body.
 //   - An abstract introduces its talk once. A paragraph opening with "This
 //     talk", "In this talk", "This session" … continues a group that has not
 //     yet said what the talk does (the group was context: "LLM systems
 //     increasingly rely on …") and begins a new talk after a group that has
 //     ("… We demonstrate …").
-//   - A group ending with ":" announces what follows; a "Label: …"
-//     paragraph after another one is the next item of the same list.
+//   - A "Label: …" paragraph after another one is the next item of a list.
 //   - A group of fewer than minAbstractWords words is a lead-in.
-//   - A paragraph opening with a back reference ("We", "Our", "Attendees",
-//     "Finally", "Library:" …) continues.
+//   - A paragraph that cannot begin an abstract continues: "Finally",
+//     "Attendees", "Results:", "Library:", "The core of the talk" (see
+//     refersBack).
 //   - Otherwise p continues when enough of its rare terms already occur in
-//     the group (cohesion), and begins a new talk when not.
+//     the group (cohesion), or when it opens like a continuation ("We",
+//     "Our") and shares at least a few; it begins a new talk when not.
+//
+// On the seeds, these rules alone (without the schedule to match against)
+// split the four dumps into exactly the talks of the full ingest; see
+// TestSplitWithoutSchedule.
 func (m *merger) continues(group []string, p string) bool {
 	if len(group) == 0 {
 		return false
@@ -208,16 +218,25 @@ func (m *merger) continues(group []string, p string) bool {
 	switch {
 	case strings.HasSuffix(last, ":"):
 		return true
+	case len(group) == 1 && isSummary(group[0]):
+		return true
 	case introducesTalk(p):
 		return !presentsTalk(group)
 	case isLabelled(last) && isLabelled(p):
 		return true
 	case len(strings.Fields(strings.Join(group, " "))) < minAbstractWords:
 		return true
-	case continuationOpener(p):
+	case refersBack(p):
 		return true
 	}
-	return m.cohesion(group, p) >= cohesionContinue
+	c := m.cohesion(group, p)
+	return c >= cohesionContinue || (weakOpener(p) && c >= cohesionOpener)
+}
+
+// isSummary reports whether p is a one-line summary ("TLDR: …") that an
+// abstract opens with before its body.
+func isSummary(p string) bool {
+	return hasAnyPrefix(foldText(p), []string{"tldr", "tl;dr", "tl, dr", "summary:"})
 }
 
 // introOpeners begin a paragraph that says what the talk is about.
@@ -240,6 +259,9 @@ var presentingPhrases = []string{
 }
 
 func presentsTalk(group []string) bool {
+	if len(group) > 0 && isSummary(group[0]) {
+		group = group[1:] // the summary says what the body will say again
+	}
 	f := " " + foldText(strings.Join(group, " "))
 	for _, ph := range presentingPhrases {
 		if strings.Contains(f, " "+ph) {
@@ -276,19 +298,38 @@ func (m *merger) cohesion(group []string, p string) float64 {
 	return shared / total
 }
 
-// continuationOpeners begin a paragraph that refers back to what came
-// before: a pronoun of the speakers, the audience, or a connective.
-var continuationOpeners = []string{
-	"we ", "we'", "our ", "i ", "i'", "it ", "its ", "they ", "their ", "these ", "this enables",
+// backReferences open a paragraph that cannot begin an abstract: it goes
+// on with a list, a result, a conclusion or a part of a talk introduced
+// before.
+var backReferences = []string{
 	"attendees", "participants", "finally", "moreover", "additionally", "furthermore", "however",
-	"also", "in addition", "in particular", "for example", "beyond", "building on", "using this",
-	"to support", "results", "library:", "paper:", "code:", "prerequisites", "key ", "what you",
-	"who should", "join us", "for the first", "the second", "the third", "in this quest", "specifically", "then ",
-	"next", "lastly", "the goal", "the approach", "- ", "• ", "1. ",
+	"also", "in addition", "in particular", "for example", "for each", "for the first", "the second",
+	"the third", "these works", "this work", "this enables", "using this", "building on", "in this quest",
+	"results", "library:", "paper:", "code:", "prerequisites", "what you", "who should", "key takeaways",
+	"lastly", "then ", "next,", "- ", "• ", "1. ",
 }
 
-func continuationOpener(p string) bool {
-	return hasAnyPrefix(foldText(p), continuationOpeners)
+// weakOpeners open a paragraph that usually continues ("We will share …")
+// but may begin an abstract too; they need some shared terms.
+var weakOpeners = []string{
+	"we ", "we'", "our ", "i ", "i'", "it ", "its ", "they ", "their ", "these ", "to support",
+	"join us", "the goal", "the approach", "beyond", "specifically", "some of",
+}
+
+// refersBack reports a back reference: a back-reference opener, or a first
+// sentence that speaks of "the talk" as already introduced ("The core of
+// the talk …", "The second part of the talk …").
+func refersBack(p string) bool {
+	f := foldText(p)
+	if hasAnyPrefix(f, backReferences) {
+		return true
+	}
+	first, _, _ := strings.Cut(f, ". ")
+	return !hasAnyPrefix(f, introOpeners) && (strings.Contains(first, " the talk") || strings.Contains(first, " the session"))
+}
+
+func weakOpener(p string) bool {
+	return hasAnyPrefix(foldText(p), weakOpeners)
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {

@@ -1,9 +1,13 @@
 package index
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
+
+	"github.com/talksearch/talksearch/seeds"
 )
 
 const knownAbstract = "Distributed PyTorch training often looks healthy in system dashboards; GPU utilization is high, " +
@@ -53,7 +57,8 @@ func TestMergerContinues(t *testing.T) {
 	})}
 	long := "Jacobian descent is an extension of gradient descent for vector-valued objectives and multiple losses. " +
 		"It updates the parameters of the model with the Jacobian matrix of the vector of losses, one row per loss, " +
-		"so that every objective improves at once instead of only their average."
+		"so that every objective improves at once instead of only their average. The method needs no weighting of " +
+		"the losses by hand."
 	presented := long + " We present TorchJD, a library for it."
 	tests := []struct {
 		name  string
@@ -67,7 +72,11 @@ func TestMergerContinues(t *testing.T) {
 		{"colon announces a list", []string{"We cover:"}, "Serving: multi-region TorchServe.", true},
 		{"labelled items chain", []string{long, "Serving: multi-region TorchServe on Kubernetes."}, "Observability: OpenTelemetry tracing.", true},
 		{"short lead-in takes the next paragraph", []string{"torch.compile is the goto mechanism."}, "While it is widely understood how to change the computation.", true},
-		{"back reference continues", []string{long}, "We have developed a library for it.", true},
+		{"back reference continues", []string{long}, "Finally, we conclude with lessons learned.", true},
+		{"'the talk' refers back", []string{long}, "The core of the talk is a live demo.", true},
+		{"'We' with shared terms continues", []string{long}, "We have developed a library that computes the Jacobian of the losses.", true},
+		{"'We' without shared terms begins a new talk", []string{long}, "We will share the latest updates to NCCL and how they can be used.", false},
+		{"a TLDR summary takes its body", []string{"TLDR: In this session we explain 2D sparse parallelism for ads models at Meta scale."}, "Scaling laws have dominated LLMs.", true},
 		{"shared rare terms continue", []string{long}, "TorchJD computes Jacobians of the losses with respect to the model parameters.", true},
 		{"new topic begins a new talk", []string{long}, "Kraken schedules pipelines on clusters of many machines across regions.", false},
 	}
@@ -155,5 +164,54 @@ func TestParseAbstractsHeaderAndLines(t *testing.T) {
 	}
 	if d := ParseAbstracts("y.txt", []byte("A first line that is a sentence of abstract text.\n\nMore.")); d.Header != "" || len(d.Paragraphs) != 2 {
 		t.Errorf("a dump without header lost a paragraph: %q, %+v", d.Header, d.Paragraphs)
+	}
+}
+
+// TestSplitWithoutSchedule ingests the four abstract dumps without the
+// schedule page: continuity alone must then find the same talks as the full
+// ingest, paragraph for paragraph (29 talks: 18 scheduled ones repeated in
+// the dumps and the 11 abstract-only ones).
+func TestSplitWithoutSchedule(t *testing.T) {
+	full := loadSeeds(t)
+	dumps := fstest.MapFS{}
+	names, _ := fs.Glob(seeds.FS, "*.txt")
+	for _, name := range names {
+		if name != schedSeed {
+			data, _ := fs.ReadFile(seeds.FS, name)
+			dumps[name] = &fstest.MapFile{Data: data}
+		}
+	}
+	alone, err := Load(dumps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	talkOf := func(p string) int {
+		w := " " + strings.Join(matchWords(p), " ") + " "
+		for i, tk := range full.Talks {
+			if strings.Contains(" "+strings.Join(matchWords(tk.Abstract), " ")+" ", w) {
+				return i
+			}
+		}
+		return -1
+	}
+	used := map[int]string{}
+	for _, tk := range alone.Talks {
+		paras := splitParagraphs(tk.Abstract)
+		want := talkOf(paras[0])
+		if prev, ok := used[want]; ok {
+			t.Errorf("%q and %q are one talk of the full ingest", prev, tk.Title)
+		}
+		used[want] = tk.Title
+		for _, p := range paras[1:] {
+			if got := talkOf(p); got != want {
+				t.Errorf("%q: paragraph %.40q belongs to another talk", tk.Title, p)
+			}
+		}
+		if want >= 0 && len(paras) != len(splitParagraphs(full.Talks[want].Abstract)) {
+			t.Errorf("%q: %d paragraphs, the full ingest has %d", tk.Title, len(paras), len(splitParagraphs(full.Talks[want].Abstract)))
+		}
+	}
+	if len(alone.Talks) != 29 {
+		t.Errorf("%d talks without the schedule, want 29", len(alone.Talks))
 	}
 }

@@ -34,14 +34,16 @@
 //     compared folded (case, accents, quotes, dashes, spaces, line breaks),
 //     so near-duplicates match.
 //  2. Group: the other paragraphs form talks by continuity (see
-//     merger.continues): a paragraph continues the talk before it when that
-//     talk's last paragraph ends with ":", when it opens with a back
-//     reference ("We", "Attendees", "Finally", "Library:" …), when the talk
-//     so far is a short lead-in, or when it shares enough rare terms with
-//     it. "In this talk" / "This session" openers continue a talk that has
-//     only given context so far and begin a new one after a talk that has
-//     already said what it presents. Each group is a talk with
+//     merger.continues). A paragraph continues the talk before it when that
+//     talk's last paragraph ends with ":" or is a "TLDR:" summary, when it
+//     cannot begin an abstract ("Finally", "Attendees", "Results:", "The
+//     core of the talk" …), when the talk so far is a short lead-in, or when
+//     it shares enough rare terms with it (fewer if it opens with "We",
+//     "Our" …). "In this talk" / "This session" openers continue a talk that
+//     has only given context so far and begin a new one after a talk that
+//     has already said what it presents. Each group is a talk with
 //     scheduled=false, titled by its own first sentence (DerivedTitle).
+//     Without the schedule page these rules alone find the same talks.
 //
 // A talk's ID (TalkID) is a slug of its title and a hash of its identity:
 // title and start time for a scheduled talk, the folded first paragraph for
