@@ -336,3 +336,53 @@ func TestLoadNoSeeds(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadNearDuplicateDump adds a copy of a dump with its typography
+// changed, its lines re-wrapped at 60 columns and a word edited in every
+// paragraph: it merges into the same talks as the original, adding none.
+func TestLoadNearDuplicateDump(t *testing.T) {
+	const orig = "002_40d108097b152c48.txt"
+	fsys := fstest.MapFS{}
+	names, _ := fs.Glob(seeds.FS, "*.txt")
+	for _, name := range names {
+		data, _ := fs.ReadFile(seeds.FS, name)
+		fsys[name] = &fstest.MapFile{Data: data}
+	}
+	text := strings.NewReplacer("’", "'", "—", " - ", "–", "-", `"`, "“", " the ", " a ").Replace(string(fsys[orig].Data))
+	var b strings.Builder
+	for _, para := range strings.Split(text, "\n\n") {
+		col := 0
+		for _, w := range strings.Fields(para) {
+			if col > 0 && col+len(w) > 60 {
+				b.WriteString("\n")
+				col = 0
+			} else if col > 0 {
+				b.WriteString(" ")
+				col++
+			}
+			b.WriteString(w)
+			col += len(w)
+		}
+		b.WriteString("\n\n")
+	}
+	fsys["005_edited.txt"] = &fstest.MapFile{Data: []byte(b.String())}
+	c, err := Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Talks) != 73 || c.Report.Unscheduled != 11 {
+		t.Errorf("talks, unscheduled = %d, %d; want 73, 11 (the edited copy added talks)", len(c.Talks), c.Report.Unscheduled)
+	}
+	mergedInto := func(file string) []string {
+		var ids []string
+		for _, m := range c.Report.Merges {
+			if m.File == file {
+				ids = append(ids, m.TalkID+" "+string(rune('0'+m.Paragraphs)))
+			}
+		}
+		return ids
+	}
+	if d := cmp.Diff(mergedInto(orig), mergedInto("005_edited.txt")); d != "" {
+		t.Errorf("the edited copy merged differently (-original +edited):\n%s", d)
+	}
+}
