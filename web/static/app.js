@@ -70,9 +70,14 @@
   var status = doc.getElementById('status');
   var narrow = window.matchMedia('(max-width: 49.99rem)');
 
-  // On a phone the filters start folded unless some are active.
+  // On a phone the filters start folded unless some are active; on a wide
+  // screen they are always open (the fold control is hidden there).
   var filters = live.querySelector('details.filters');
   if (filters && narrow.matches && !live.querySelector('.facet input:checked')) filters.open = false;
+  narrow.addEventListener('change', function (e) {
+    var det = live.querySelector('details.filters');
+    if (det && !e.matches) det.open = true;
+  });
 
   // The same permalink the server builds: q, filters, sort, page, in order.
   function esc(s) {
