@@ -233,6 +233,9 @@ type snapshot struct {
 	related sync.Map // talk id → []Related
 	vectors sync.Map // talk id → *termVector
 
+	tokenCache   sync.Map // query text → []token
+	tokensCached atomic.Int64
+
 	overlapMu sync.Mutex
 	overlapBy map[float64]*overlap.Report
 

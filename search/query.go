@@ -91,10 +91,10 @@ func (s *snapshot) compile(p parsed) plan {
 			}
 			alts = append(alts, synAlts[w]...)
 			if s.common(w) && !allCommon {
-				commonClauses = append(commonClauses, wordClause(alts))
+				commonClauses = append(commonClauses, s.wordClause(alts))
 				continue
 			}
-			clauses = append(clauses, wordClause(alts))
+			clauses = append(clauses, s.wordClause(alts))
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") rank talks that have
@@ -162,12 +162,17 @@ type alternative struct {
 // any field. Per field, the alternatives form a disjunction boosted by their
 // number, so a word with three alternatives weighs what a word without any
 // does (Bleve's coordination factor would otherwise divide it).
-func wordClause(alts []alternative) query.Query {
+func (s *snapshot) wordClause(alts []alternative) query.Query {
 	perField := make([]query.Query, 0, len(fieldWeights))
 	for _, fw := range fieldWeights {
 		qs := make([]query.Query, 0, len(alts))
 		for _, a := range alts {
-			qs = append(qs, fieldQuery(fw.field, a.text, a.phrase, fw.weight*a.weight*float64(len(alts))))
+			boost := fw.weight * a.weight * float64(len(alts))
+			if a.phrase {
+				qs = append(qs, fieldQuery(fw.field, a.text, true, boost))
+			} else {
+				qs = append(qs, s.termsQuery(fw.field, a.text, boost))
+			}
 		}
 		if len(qs) == 1 {
 			perField = append(perField, qs[0])
@@ -231,9 +236,9 @@ func (s *snapshot) knownForm(w string) string {
 
 // compound says whether w becomes terms at more than one position.
 func (s *snapshot) compound(w string) bool {
-	ts := s.analyzer.Analyze([]byte(w))
+	ts := s.tokens(w)
 	for _, t := range ts {
-		if t.Position != ts[0].Position {
+		if t.pos != ts[0].pos {
 			return true
 		}
 	}
@@ -343,12 +348,63 @@ func (s *snapshot) tracksMatching(v string, prev map[string]bool) map[string]boo
 	return out
 }
 
-// analyze returns the index terms of text as the title field analyses it.
-func (s *snapshot) analyze(text string) []string {
+// token is a term of analysed text and its position.
+type token struct {
+	term string
+	pos  int
+}
+
+// maxCachedTokens bounds the analysis cache, so arbitrary queries cannot
+// grow it forever.
+const maxCachedTokens = 100_000
+
+// tokens returns the terms of text as the text fields (title, abstract,
+// speakers: one analyzer) make them. Query words repeat across searches and
+// a search looks at each several times, so the analysis is cached.
+func (s *snapshot) tokens(text string) []token {
+	if v, ok := s.tokenCache.Load(text); ok {
+		return v.([]token)
+	}
 	ts := s.analyzer.Analyze([]byte(text))
-	out := make([]string, 0, len(ts))
-	for _, t := range ts {
-		out = append(out, string(t.Term))
+	out := make([]token, len(ts))
+	for i, t := range ts {
+		out[i] = token{string(t.Term), t.Position}
+	}
+	if s.tokensCached.Load() < maxCachedTokens {
+		if _, loaded := s.tokenCache.LoadOrStore(text, out); !loaded {
+			s.tokensCached.Add(1)
+		}
 	}
 	return out
+}
+
+// analyze returns the index terms of text.
+func (s *snapshot) analyze(text string) []string {
+	ts := s.tokens(text)
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.term
+	}
+	return out
+}
+
+// termsQuery matches any of the terms of text in one field: what Bleve's
+// match query does, without analysing the text again.
+func (s *snapshot) termsQuery(field, text string, boost float64) query.Query {
+	terms := s.analyze(text)
+	qs := make([]query.Query, 0, len(terms))
+	for _, t := range terms {
+		q := query.NewTermQuery(t)
+		q.SetField(field)
+		q.SetBoost(boost)
+		qs = append(qs, q)
+	}
+	switch len(qs) {
+	case 0:
+		return query.NewMatchNoneQuery()
+	case 1:
+		return qs[0]
+	}
+	d := query.NewDisjunctionQuery(qs)
+	return d
 }

@@ -6,16 +6,25 @@ import (
 	"sort"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
 )
 
-// match is a talk matching a query, with its score.
+// match is a talk matching a query, with its score, and the Bleve hit with
+// the positions of the matched words when the search asked for them.
 type match struct {
 	d     *doc
 	score float64
+	hit   *bsearch.DocumentMatch
 }
+
+// singlePassMax is the largest corpus searched in one Bleve pass: the
+// positions of the matched words are collected for every matching talk,
+// which costs less than building the query's searchers a second time for
+// the page's talks while a query matches at most a few hundred talks.
+const singlePassMax = 2000
 
 // search runs a normalized request on the snapshot. It makes at most two
 // Bleve searches: one for every matching talk with its score (facets,
@@ -50,7 +59,14 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	}
 	page := results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
 	var hl map[string]Highlights
-	if pl.q != nil && len(page) > 0 {
+	switch {
+	case pl.q == nil || len(page) == 0:
+	case page[0].hit != nil:
+		hl = make(map[string]Highlights, len(page))
+		for _, m := range page {
+			hl[m.d.talk.ID] = highlight(m.hit, m.d.talk)
+		}
+	default:
 		if hl, err = s.highlights(ctx, pl.q, page); err != nil {
 			return nil, err
 		}
@@ -90,9 +106,11 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		return out, nil
 	}
 	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
+	single := len(s.byID) <= singlePassMax
+	req.IncludeLocations = single
 	res, err := s.idx.SearchInContext(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("search %q: %w", "query", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
 	out := make([]match, 0, len(res.Hits))
 	for _, h := range res.Hits {
@@ -104,7 +122,11 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		if d.talk.Kind == index.KindBreak {
 			score *= breakFactor
 		}
-		out = append(out, match{d: d, score: score})
+		m := match{d: d, score: score}
+		if single {
+			m.hit = h
+		}
+		out = append(out, m)
 	}
 	return out, nil
 }

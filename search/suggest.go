@@ -16,11 +16,12 @@ import (
 type vocabulary struct {
 	df     map[string]int
 	byLen  map[int][]string // words by rune length, for the edit-distance scan
+	runes  map[string][]rune // each word's runes, decoded once
 	sorted []string         // every word, for prefix ranges
 }
 
 func newVocabulary(talks []index.Talk) *vocabulary {
-	v := &vocabulary{df: map[string]int{}, byLen: map[int][]string{}}
+	v := &vocabulary{df: map[string]int{}, byLen: map[int][]string{}, runes: map[string][]rune{}}
 	seen := map[string]bool{}
 	for i := range talks {
 		t := &talks[i]
@@ -41,7 +42,9 @@ func newVocabulary(talks []index.Talk) *vocabulary {
 		}
 	}
 	for w := range v.df {
-		n := len([]rune(w))
+		rs := []rune(w)
+		v.runes[w] = rs
+		n := len(rs)
 		v.byLen[n] = append(v.byLen[n], w)
 		v.sorted = append(v.sorted, w)
 	}
@@ -83,9 +86,10 @@ func (v *vocabulary) correctWithin(w string, limit, max int) []string {
 	rw := []rune(w)
 	best := limit + 1
 	var cands []string
+	var rows editRows
 	for n := len(rw) - limit; n <= len(rw)+limit; n++ {
 		for _, c := range v.byLen[n] {
-			d := editDistance(rw, []rune(c), best)
+			d := rows.distance(rw, v.runes[c], best)
 			switch {
 			case d < best:
 				best = d
@@ -105,17 +109,27 @@ func (v *vocabulary) correctWithin(w string, limit, max int) []string {
 	return cands
 }
 
-// editDistance is the optimal-string-alignment distance of a and b (the
+// editRows are the rows of the edit-distance table, reused across the
+// words of a scan.
+type editRows struct{ a, b, c []int }
+
+func (r *editRows) grow(n int) {
+	if cap(r.a) < n {
+		r.a, r.b, r.c = make([]int, n), make([]int, n), make([]int, n)
+	}
+	r.a, r.b, r.c = r.a[:n], r.b[:n], r.c[:n]
+}
+
+// distance is the optimal-string-alignment distance of a and b (the
 // Levenshtein distance where swapping two neighbours is one edit), or any
 // value above bound once it is certain to exceed bound.
-func editDistance(a, b []rune, bound int) int {
+func (r *editRows) distance(a, b []rune, bound int) int {
 	if d := len(a) - len(b); d > bound || -d > bound {
 		return bound + 1
 	}
 	// Three rows: the one before the previous is needed for swaps.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	r.grow(len(b) + 1)
+	prev2, prev, cur := r.a, r.b, r.c
 	for j := range prev {
 		prev[j] = j
 	}

@@ -1,0 +1,187 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// benchRequests is a mix of what attendees ask: product names, topics,
+// acronyms, misspellings, questions, speakers, facet selections, paging,
+// time order and browsing.
+var benchRequests = []Request{
+	{Query: "KV cache"},
+	{Query: "Monarch"},
+	{Query: "Monrach"},
+	{Query: "torch.compile"},
+	{Query: "MoE"},
+	{Query: "mixture of experts"},
+	{Query: "running LLMs on CPUs"},
+	{Query: "how do I run PyTorch in the browser"},
+	{Query: "flexatention"},
+	{Query: "speculativ decoding"},
+	{Query: "Jane Xu"},
+	{Query: "Red Hat"},
+	{Query: "fault tolerance", Tracks: []string{"Training Systems"}},
+	{Query: "inference", Tracks: []string{"Inference & Production"}, Rooms: []string{"Central Room", "Master Stage"}},
+	{Query: `"distributed training" -monarch`},
+	{Query: "kernels", Sort: SortTime},
+	{Query: "pytorch", Limit: 10, Offset: 10},
+	{Query: ""},
+	{Query: "", Tracks: []string{"Frameworks & Compilers"}},
+	{Query: "C++ <1ms"},
+}
+
+// runTimed runs op b.N times over the requests and reports, besides ns/op,
+// the 50th and 99th percentile latency of one call.
+func runTimed(b *testing.B, n int, op func(i int) error) {
+	b.Helper()
+	lat := make([]time.Duration, 0, 1<<16)
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		if err := op(i % n); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+		i++
+	}
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	}
+}
+
+// BenchmarkSearch: a search with facets and highlights on the seeds, with
+// the result cache off (every search runs) and on (the mix repeats, so
+// after the first round every search is a hit).
+//
+//	go test ./search -run '^$' -bench 'Search$' -benchtime 3s
+func BenchmarkSearch(b *testing.B) {
+	_, c := seedEngine(b)
+	for _, bc := range []struct {
+		name  string
+		cache int
+	}{{"nocache", -1}, {"cache", 0}} {
+		b.Run(bc.name, func(b *testing.B) {
+			e, err := NewWithOptions(c, Options{CacheSize: bc.cache})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close()
+			ctx := context.Background()
+			runTimed(b, len(benchRequests), func(i int) error {
+				_, err := e.Search(ctx, benchRequests[i])
+				return err
+			})
+		})
+	}
+}
+
+// BenchmarkRelated: the related talks of one talk computed from scratch
+// (what New does for every talk of a conference-sized corpus, and Talk does
+// on first use for larger ones), and Talk with them precomputed.
+func BenchmarkRelated(b *testing.B) {
+	e, c := seedEngine(b)
+	s := e.snap.Load()
+	ctx := context.Background()
+	b.Run("compute", func(b *testing.B) {
+		runTimed(b, len(c.Talks), func(i int) error {
+			_, err := s.computeRelated(ctx, s.byID[c.Talks[i].ID])
+			return err
+		})
+	})
+	b.Run("talk", func(b *testing.B) {
+		runTimed(b, len(c.Talks), func(i int) error {
+			_, err := e.Talk(ctx, c.Talks[i].ID)
+			return err
+		})
+	})
+}
+
+// BenchmarkNew: indexing the seeds and precomputing the related talks.
+func BenchmarkNew(b *testing.B) {
+	_, c := seedEngine(b)
+	runTimed(b, 1, func(int) error {
+		e, err := New(c)
+		if err == nil {
+			e.Close()
+		}
+		return err
+	})
+}
+
+// BenchmarkFacets compares the two ways of counting facets whose counts
+// ignore their own selection, for a query with a track selected: in Go over
+// the matching talks (what the engine does), or by Bleve facet requests (one
+// search with the selection for the other facets' counts and the page, one
+// without it for the track counts).
+func BenchmarkFacets(b *testing.B) {
+	e, _ := seedEngine(b)
+	benchFacets(b, e, "training", []string{"Training Systems"})
+}
+
+func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
+	s := e.snap.Load()
+	ctx := context.Background()
+	pl := s.compile(parseQuery(q))
+	sel := s.newSelection(Request{Tracks: tracks})
+	b.Run("go", func(b *testing.B) {
+		runTimed(b, 1, func(int) error {
+			cands, err := s.candidates(ctx, pl)
+			if err != nil {
+				return err
+			}
+			fc := newFacetCounter(sel)
+			for _, m := range cands {
+				fc.add(m.d)
+			}
+			_ = fc.facets()
+			return nil
+		})
+	})
+	b.Run("bleve", func(b *testing.B) {
+		runTimed(b, 1, func(int) error {
+			_, err := bleveFacets(ctx, s.idx, pl.q, tracks)
+			return err
+		})
+	})
+}
+
+// bleveFacets counts facets the Bleve way, for the comparison.
+func bleveFacets(ctx context.Context, idx bleve.Index, q query.Query, tracks []string) (map[string]int, error) {
+	var ors []query.Query
+	for _, t := range tracks {
+		tq := query.NewTermQuery(t)
+		tq.SetField(index.FieldTrack)
+		ors = append(ors, tq)
+	}
+	main := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{q, query.NewDisjunctionQuery(ors)}), DefaultLimit, 0, false)
+	main.AddFacet("level", bleve.NewFacetRequest(index.FieldLevel, 50))
+	main.AddFacet("room", bleve.NewFacetRequest(index.FieldRoom, 50))
+	own := bleve.NewSearchRequestOptions(q, 0, 0, false)
+	own.AddFacet("track", bleve.NewFacetRequest(index.FieldTrack, 50))
+	counts := map[string]int{}
+	for _, req := range []*bleve.SearchRequest{main, own} {
+		res, err := idx.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("facet search: %w", err)
+		}
+		for name, f := range res.Facets {
+			for _, t := range f.Terms.Terms() {
+				counts[name+"/"+t.Term] = t.Count
+			}
+			counts[name+"/"] = f.Missing
+		}
+	}
+	return counts, nil
+}
