@@ -15,9 +15,9 @@ import (
 // differs from the right word's ("speculativ") still find it.
 type vocabulary struct {
 	df     map[string]int
-	byLen  map[int][]string // words by rune length, for the edit-distance scan
+	byLen  map[int][]string  // words by rune length, for the edit-distance scan
 	runes  map[string][]rune // each word's runes, decoded once
-	sorted []string         // every word, for prefix ranges
+	sorted []string          // every word, for prefix ranges
 }
 
 func newVocabulary(talks []index.Talk) *vocabulary {
