@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -23,8 +25,8 @@ const (
 	// AnalyzerName analyses title, abstract and speakers: the pipeline below
 	// ending with the snowball stemmer. Queries run through it too.
 	AnalyzerName = "talk_en"
-	// ExactAnalyzerName is the same pipeline without stemming, for the
-	// *_exact fields: fuzzy matching and "did you mean" want real words.
+	// ExactAnalyzerName is the same pipeline without stemming, for callers
+	// that want real words (suggestions); no field uses it today.
 	ExactAnalyzerName = "talk_exact"
 
 	TokenizerName       = "talk_tokenizer"
@@ -126,6 +128,11 @@ func (t talkTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		j := i
 		for j+1 < len(raw) && joinedBySeparator(input, raw[j], raw[j+1]) {
 			j++
+		}
+		if j == i && !bytes.ContainsAny(raw[i].Term, "._") {
+			out = append(out, raw[i]) // the common case: a plain word
+			i++
+			continue
 		}
 		var parts analysis.TokenStream
 		for _, tok := range raw[i : j+1] {
@@ -249,23 +256,50 @@ var (
 type normalizeFilter struct{}
 
 func (normalizeFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
-	out := input[:0:0]
+	out := make(analysis.TokenStream, 0, len(input)+4)
 	for _, tok := range input {
-		term := strings.ToLower(string(tok.Term))
-		if same, ok := sameTerm[term]; ok {
-			term = same
-		} else if isAcronymPlural(tok.Term) {
-			term = term[:len(term)-1]
+		plural := isAcronymPlural(tok.Term)
+		tok.Term = lower(tok.Term)
+		if same, ok := sameTerm[string(tok.Term)]; ok {
+			tok.Term = []byte(same)
+		} else if plural {
+			tok.Term = tok.Term[:len(tok.Term)-1]
 		}
-		tok.Term = []byte(term)
 		out = append(out, tok)
-		if family := variantFamily(term); family != "" {
+		if family := variantFamily(tok.Term); family != "" {
 			extra := *tok
 			extra.Term = []byte(family)
 			out = append(out, &extra)
 		}
 	}
 	return out
+}
+
+// lower returns term lower-cased. Terms are slices of the analysed text,
+// which Bleve may still use (stored values), so a term with capitals is
+// copied rather than edited in place; most terms have none and cost nothing.
+func lower(term []byte) []byte {
+	for i, c := range term {
+		if c >= 0x80 {
+			return bytes.ToLower(term)
+		}
+		if 'A' <= c && c <= 'Z' {
+			low := make([]byte, len(term))
+			copy(low, term[:i])
+			for j := i; j < len(term); j++ {
+				c := term[j]
+				if c >= 0x80 {
+					return bytes.ToLower(term)
+				}
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				low[j] = c
+			}
+			return low
+		}
+	}
+	return term
 }
 
 // isAcronymPlural: an upper-case acronym, possibly with digits, followed by
@@ -283,12 +317,15 @@ func isAcronymPlural(term []byte) bool {
 	return true
 }
 
-func variantFamily(term string) string {
-	if m := vendorFloat.FindStringSubmatch(term); m != nil {
-		return m[1]
+func variantFamily(term []byte) string {
+	if !bytes.ContainsAny(term, "0123456789") {
+		return "" // both patterns need a digit; skip the regexps for words
 	}
-	if m := modelVariant.FindStringSubmatch(term); m != nil {
-		return m[1]
+	if m := vendorFloat.FindSubmatch(term); m != nil {
+		return string(m[1])
+	}
+	if m := modelVariant.FindSubmatch(term); m != nil {
+		return string(m[1])
 	}
 	return ""
 }
@@ -328,9 +365,32 @@ func (snowballFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 		if tok.KeyWord || bytes.ContainsFunc(tok.Term, unicode.IsDigit) {
 			continue
 		}
-		tok.Term = []byte(english.Stem(string(tok.Term), true))
+		tok.Term = stem(tok.Term)
 	}
 	return input
+}
+
+// stems caches english.Stem, which allocates and dominated the analysis
+// profile: a corpus repeats a few thousand words. The cache stops growing
+// at maxCachedStems words so arbitrary query text cannot grow it forever.
+var (
+	stems          sync.Map // string → string
+	cachedStems    atomic.Int64
+	maxCachedStems = int64(200_000)
+)
+
+func stem(term []byte) []byte {
+	if s, ok := stems.Load(string(term)); ok {
+		return []byte(s.(string)) // a copy: later filters may edit a term in place
+	}
+	word := string(term)
+	s := english.Stem(word, true)
+	if cachedStems.Load() < maxCachedStems {
+		if _, loaded := stems.LoadOrStore(word, s); !loaded {
+			cachedStems.Add(1)
+		}
+	}
+	return []byte(s)
 }
 
 func termsOf(ts analysis.TokenStream) []string {

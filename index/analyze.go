@@ -9,8 +9,8 @@ func AnalyzeTerms(text string) []string {
 	return termsOf(talkAnalyzer.Analyze([]byte(text)))
 }
 
-// AnalyzeExactTerms is AnalyzeTerms without stemming: the terms of the
-// *_exact fields, real words fit to suggest back to a reader.
+// AnalyzeExactTerms is AnalyzeTerms without stemming: real words, fit to
+// suggest back to a reader.
 func AnalyzeExactTerms(text string) []string {
 	return termsOf(exactAnalyzer.Analyze([]byte(text)))
 }

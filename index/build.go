@@ -11,16 +11,16 @@ import (
 // newDocument is what Bleve indexes of a Talk: flat fields named in
 // fields.go. Bleve reads structs by reflection and ignores "omitempty", so
 // the document is a map holding only the values the talk has: an empty
-// track must be missing, not a "" facet bucket. The twin fields repeat the
-// same strings (no copy) at their own paths, so a query on them finds their
+// track must be missing, not a "" facet bucket. The track_text twin repeats
+// the same string (no copy) at its own path, so a query on it finds its
 // own analyzer by path.
 func newDocument(t Talk) map[string]any {
 	d := map[string]any{
-		FieldTitle: t.Title, FieldTitleExact: t.Title,
-		FieldKind: string(t.Kind), FieldScheduled: t.Scheduled,
+		FieldTitle: t.Title,
+		FieldKind:  string(t.Kind), FieldScheduled: t.Scheduled,
 	}
 	if t.Abstract != "" {
-		d[FieldAbstract], d[FieldAbstractExact] = t.Abstract, t.Abstract
+		d[FieldAbstract] = t.Abstract
 	}
 	if len(t.Speakers) > 0 {
 		names := make([]string, 0, len(t.Speakers))

@@ -21,13 +21,16 @@ const ScoringModel = bleveindex.BM25Scoring
 // mapping (fields not listed here are never indexed), the talk analyzers on
 // text, the keyword analyzer on facet fields.
 func NewMapping() mapping.IndexMapping {
-	// text is a searchable, highlightable field: stored, with term vectors
-	// (the highlighter needs both); no doc values, nothing sorts on it.
+	// text is a searchable, highlightable field: term vectors give the hit
+	// locations the highlighter marks. Not stored: the search package
+	// highlights the talk text it holds, and storing the text was two
+	// thirds of the index's memory. No doc values: nothing sorts on it.
 	text := func(analyzer string) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = analyzer
 		f.IncludeInAll = false
 		f.DocValues = false
+		f.Store = false
 		return f
 	}
 	// twin indexes a copy of another field's text (see newDocument), for
@@ -46,9 +49,7 @@ func NewMapping() mapping.IndexMapping {
 	}
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(FieldTitle, text(AnalyzerName))
-	doc.AddFieldMappingsAt(FieldTitleExact, twin(ExactAnalyzerName))
 	doc.AddFieldMappingsAt(FieldAbstract, text(AnalyzerName))
-	doc.AddFieldMappingsAt(FieldAbstractExact, twin(ExactAnalyzerName))
 	doc.AddFieldMappingsAt(FieldSpeakers, text(AnalyzerName))
 	doc.AddFieldMappingsAt(FieldTrack, kw())
 	doc.AddFieldMappingsAt(FieldTrackText, twin(AnalyzerName))
@@ -61,6 +62,9 @@ func NewMapping() mapping.IndexMapping {
 	sched := bleve.NewBooleanFieldMapping()
 	sched.IncludeInAll = false
 	doc.AddFieldMappingsAt(FieldScheduled, sched)
+	// No composite "_all" field: every query names its fields, and building
+	// _all cost a tenth of the indexing time.
+	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc

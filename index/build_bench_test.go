@@ -1,0 +1,114 @@
+package index
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Index build benchmarks. Reproduce (one run each; the 100k build takes
+// tens of seconds on the 2-core machine):
+//
+//	go test ./index -run '^$' -bench 'BuildSeeds' -benchtime 20x
+//	go test ./index -run '^$' -bench 'BuildSynthetic/100k' -benchtime 1x
+//
+// talks/s is build throughput (talks/cpu-s: see cpuTime); peak-RSS-MiB is the process's high-water
+// resident set (VmHWM) after the build, so it includes the generated
+// talks held in memory, as a serving process holds its corpus.
+
+func BenchmarkBuildSeeds(b *testing.B) {
+	talks := seedTalks(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		idx, err := Build(talks)
+		if err != nil {
+			b.Fatal(err)
+		}
+		idx.Close()
+	}
+	b.ReportMetric(float64(len(talks))*float64(b.N)/b.Elapsed().Seconds(), "talks/s")
+}
+
+func BenchmarkBuildSynthetic(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
+			talks := Synthetic(n, 1)
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			for b.Loop() {
+				idx, err := Build(talks)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				idx.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "talks/s")
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds(), "talks/cpu-s")
+			}
+			if rss := peakRSSMiB(); rss > 0 {
+				b.ReportMetric(rss, "peak-RSS-MiB")
+			}
+		})
+	}
+}
+
+func BenchmarkAnalyzeAbstract(b *testing.B) {
+	talks := seedTalks(b)
+	var text string
+	for _, t := range talks {
+		if len(t.Abstract) > len(text) {
+			text = t.Abstract
+		}
+	}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		talkAnalyzer.Analyze([]byte(text))
+	}
+}
+
+func BenchmarkSynthetic(b *testing.B) {
+	seedModel() // build the model once, outside the timing
+	for b.Loop() {
+		Synthetic(1000, 1)
+	}
+}
+
+// cpuTime is the user+system CPU time of the process so far. On a machine
+// shared with other work, talks per CPU-second is the figure that does not
+// depend on the neighbours (wall-clock talks/s does); with 2 idle cores the
+// wall figure approaches it, Bleve analysing on both.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// peakRSSMiB reads VmHWM from /proc/self/status (Linux); 0 elsewhere.
+func peakRSSMiB() float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			if err != nil {
+				return 0
+			}
+			return kb / 1024
+		}
+	}
+	return 0
+}
