@@ -60,7 +60,8 @@ func TestStatuses(t *testing.T) {
 		contentType  string
 		bodyHas      string
 	}{
-		{"search page", "/", 200, "text/html; charset=utf-8", `<input id="q" name="q" type="search" value=""`},
+		{"search page", "/", 200, "text/html; charset=utf-8", `<input id="q" name="q" type="search" value="" maxlength="400" autofocus`},
+		{"header search box bounded", "/talks/abstract-only-5e6f", 200, "text/html; charset=utf-8", `<input id="q" name="q" type="search" value="" maxlength="400"`},
 		{"search page with state", "/?q=monarch&track=Distributed+%26+Parallel&sort=time&page=2", 200, "text/html; charset=utf-8", `value="Distributed &amp; Parallel" checked`},
 		{"no results", "/?q=nothing&track=X", 200, "text/html; charset=utf-8", `Did you mean <a href="/?q=nothing&#43;else&amp;track=X">nothing else</a>?`},
 		{"talk page", "/talks/monarch-on-rocm-1a2b", 200, "text/html; charset=utf-8", "Ada Lovelace"},

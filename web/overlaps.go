@@ -68,7 +68,7 @@ func (s *server) overlapsPage(c *gin.Context) {
 
 func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 	v := overlapsPage{
-		page:       page{Title: "Overlapping talks"},
+		page:       s.newPage("Overlapping talks"),
 		Min:        min,
 		PairsTotal: len(rep.Pairs),
 		Merged:     rep.Merged,

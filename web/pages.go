@@ -41,6 +41,9 @@ type searchPage struct {
 	ClearURL      template.URL
 	DidYouMean    string
 	DidYouMeanURL template.URL
+	// Synonyms are the expansions the engine applied ("MoE → mixture of
+	// experts"), so a reader sees why a talk matched.
+	Synonyms []string
 	Pages         []pageLink
 	PrevURL       template.URL
 	NextURL       template.URL
@@ -111,8 +114,10 @@ func (s *server) searchView(req search.Request, pageNum int, res *search.Result)
 	if req.Query != "" {
 		title = req.Query + " – search talks"
 	}
+	p := s.newPage(title)
+	p.Query, p.OwnSearchBox = req.Query, true
 	v := searchPage{
-		page:    page{Title: title, Query: req.Query, OwnSearchBox: true},
+		page:    p,
 		Req:     req,
 		Sort:    search.SortRelevance,
 		PageNum: pageNum,
@@ -144,6 +149,7 @@ func (s *server) searchView(req search.Request, pageNum int, res *search.Result)
 		dym.Query = res.DidYouMean
 		v.DidYouMeanURL = searchURL(dym, 1)
 	}
+	v.Synonyms = res.Synonyms
 	v.Pages, v.PrevURL, v.NextURL = s.pagination(req, pageNum, res.Total)
 	v.Summary = summary(req, res.Total, v.From, v.To, len(v.Pages) > 0)
 	return v
@@ -282,7 +288,7 @@ func (s *server) talkPage(c *gin.Context) {
 		return
 	}
 	v := talkPage{
-		page:       page{Title: t.Title},
+		page:       s.newPage(t.Title),
 		Talk:       t,
 		When:       formatWhen(t.Start, t.End, s.opts.Location),
 		Kind:       kindLabel(t.Kind),

@@ -26,9 +26,13 @@ type page struct {
 	// OwnSearchBox hides the header's search box on the search page, which
 	// has its own.
 	OwnSearchBox bool
+	// MaxQueryLen lets the search boxes refuse what the server would.
+	MaxQueryLen int
 }
 
-func (s *server) newPage(title string) page { return page{Title: title} }
+func (s *server) newPage(title string) page {
+	return page{Title: title, MaxQueryLen: s.opts.MaxQueryLen}
+}
 
 func (s *server) parsePages(fsys fs.FS) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
