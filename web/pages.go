@@ -44,9 +44,9 @@ type searchPage struct {
 	// Synonyms are the expansions the engine applied ("MoE → mixture of
 	// experts"), so a reader sees why a talk matched.
 	Synonyms []string
-	Pages         []pageLink
-	PrevURL       template.URL
-	NextURL       template.URL
+	Pages    []pageLink
+	PrevURL  template.URL
+	NextURL  template.URL
 }
 
 type hitView struct {
