@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
@@ -187,7 +189,7 @@ func nameTerms(text string) map[string]bool {
 				name = name || unicode.IsUpper(r)
 			}
 			if name {
-				for _, t := range index.AnalyzeTerms(w) {
+				for _, t := range wordTerms(w) {
 					out[t] = true
 				}
 			}
@@ -300,7 +302,7 @@ func displayWords(t *index.Talk) map[string]string {
 	out := map[string]string{}
 	for _, text := range []string{t.Title, t.Abstract} {
 		for _, w := range surfaceWords(text) {
-			if terms := index.AnalyzeTerms(w); len(terms) == 1 {
+			if terms := wordTerms(w); len(terms) == 1 {
 				if _, ok := out[terms[0]]; !ok {
 					out[terms[0]] = w
 				}
@@ -349,6 +351,29 @@ func clash(a, b *index.Talk) bool {
 		return false
 	}
 	return a.Start.Before(*b.End) && b.Start.Before(*a.End)
+}
+
+// wordCache holds the terms of single words: related talks look at every
+// word of every talk on their own (names, display forms), and a corpus
+// repeats a few thousand words.
+var (
+	wordCache  sync.Map // word → []string
+	wordCached atomic.Int64
+)
+
+// wordTerms is index.AnalyzeTerms of one word, cached up to
+// maxCachedTokens words.
+func wordTerms(w string) []string {
+	if v, ok := wordCache.Load(w); ok {
+		return v.([]string)
+	}
+	terms := index.AnalyzeTerms(w)
+	if wordCached.Load() < maxCachedTokens {
+		if _, loaded := wordCache.LoadOrStore(w, terms); !loaded {
+			wordCached.Add(1)
+		}
+	}
+	return terms
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
