@@ -13,17 +13,11 @@ import (
 const maxIDLen = 200
 
 func (s *server) apiSearch(c *gin.Context) {
-	req, _, err := s.parseSearch(c.Request.URL.Query(), false)
+	_, _, res, err := s.runSearch(c, false)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	res, err := s.s.Search(c.Request.Context(), req)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Set(ctxHits, res.Total)
 	c.JSON(http.StatusOK, normalizeResult(res))
 }
 
@@ -37,22 +31,43 @@ func (s *server) apiTalk(c *gin.Context) {
 }
 
 func (s *server) apiOverlaps(c *gin.Context) {
-	min, err := parseMin(c.Request.URL.Query())
+	rep, err := s.runOverlaps(c)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	rep, err := s.s.Overlaps(c.Request.Context(), min)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Set(ctxHits, len(rep.Pairs))
 	c.JSON(http.StatusOK, normalizeReport(rep))
 }
 
 func (s *server) healthz(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+}
+
+// runSearch reads the search from the URL and runs it: one path for the
+// page (paged) and the API, so both accept and answer the same.
+func (s *server) runSearch(c *gin.Context, paged bool) (req search.Request, page int, res *search.Result, err error) {
+	if req, page, err = s.parseSearch(c.Request.URL.Query(), paged); err != nil {
+		return req, 0, nil, err
+	}
+	if res, err = s.s.Search(c.Request.Context(), req); err != nil {
+		return req, 0, nil, err
+	}
+	c.Set(ctxHits, res.Total)
+	return req, page, res, nil
+}
+
+// runOverlaps reads the threshold from the URL and gets the report.
+func (s *server) runOverlaps(c *gin.Context) (*overlap.Report, error) {
+	min, err := parseMin(c.Request.URL.Query())
+	if err != nil {
+		return nil, err
+	}
+	rep, err := s.s.Overlaps(c.Request.Context(), min)
+	if err != nil {
+		return nil, err
+	}
+	c.Set(ctxHits, len(rep.Pairs))
+	return rep, nil
 }
 
 // talk looks up the talk named by the :id of the path.

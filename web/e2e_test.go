@@ -108,16 +108,7 @@ func TestEndToEndPages(t *testing.T) {
 			if rec.Code != tt.status {
 				t.Fatalf("status %d, want %d", rec.Code, tt.status)
 			}
-			for _, s := range tt.has {
-				if !strings.Contains(body, s) {
-					t.Errorf("page lacks %q", s)
-				}
-			}
-			for _, s := range tt.hasNot {
-				if strings.Contains(body, s) {
-					t.Errorf("page has %q", s)
-				}
-			}
+			checkBody(t, body, tt.has, tt.hasNot)
 		})
 	}
 }

@@ -211,17 +211,7 @@ func TestEscaping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			body := get(t, h, tt.target).Body.String()
-			for _, s := range tt.has {
-				if !strings.Contains(body, s) {
-					t.Errorf("body lacks %q", s)
-				}
-			}
-			for _, s := range tt.hasNot {
-				if strings.Contains(body, s) {
-					t.Errorf("body has %q", s)
-				}
-			}
+			checkBody(t, get(t, h, tt.target).Body.String(), tt.has, tt.hasNot)
 		})
 	}
 	// JSON encodes what the page escapes.
@@ -298,14 +288,7 @@ func TestStaticCaching(t *testing.T) {
 	if got := rec.Header().Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
 		t.Errorf("Cache-Control = %q", got)
 	}
-	if rec.Header().Get("Content-Encoding") != "gzip" {
-		t.Fatalf("not gzipped")
-	}
-	zr, err := gzip.NewReader(rec.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	css, _ := io.ReadAll(zr)
+	css := gunzip(t, rec)
 	orig, _ := fs.ReadFile(assets, "static/app.css")
 	if !bytes.Equal(css, orig) {
 		t.Error("gzipped stylesheet differs from the file")
@@ -322,18 +305,40 @@ func TestStaticCaching(t *testing.T) {
 func TestPagesAreGzipped(t *testing.T) {
 	h, _ := newTestHandler(t, zerolog.Nop())
 	plain := get(t, h, "/?q=monarch").Body.Bytes()
-	rec := get(t, h, "/?q=monarch", "Accept-Encoding", "gzip, deflate, br")
+	got := gunzip(t, get(t, h, "/?q=monarch", "Accept-Encoding", "gzip, deflate, br"))
+	if !bytes.Equal(got, plain) {
+		t.Error("gzipped page differs from the plain one")
+	}
+}
+
+func gunzip(t *testing.T, rec *httptest.ResponseRecorder) []byte {
+	t.Helper()
 	if rec.Header().Get("Content-Encoding") != "gzip" {
-		t.Fatal("page not gzipped")
+		t.Fatal("response not gzipped")
 	}
 	zr, err := gzip.NewReader(rec.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := io.ReadAll(zr)
-	// Request ids differ between the two requests; the pages must not.
-	if !bytes.Equal(got, plain) {
-		t.Error("gzipped page differs from the plain one")
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// checkBody asserts what a body must and must not contain.
+func checkBody(t *testing.T, body string, has, hasNot []string) {
+	t.Helper()
+	for _, s := range has {
+		if !strings.Contains(body, s) {
+			t.Errorf("body lacks %q", s)
+		}
+	}
+	for _, s := range hasNot {
+		if strings.Contains(body, s) {
+			t.Errorf("body has %q", s)
+		}
 	}
 }
 

@@ -51,19 +51,12 @@ type clashView struct {
 }
 
 func (s *server) overlapsPage(c *gin.Context) {
-	q := c.Request.URL.Query()
-	min, err := parseMin(q)
+	rep, err := s.runOverlaps(c)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	rep, err := s.s.Overlaps(c.Request.Context(), min)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Set(ctxHits, len(rep.Pairs))
-	s.render(c, http.StatusOK, "overlaps", s.overlapsView(q.Get("min"), rep))
+	s.render(c, http.StatusOK, "overlaps", s.overlapsView(c.Query("min"), rep))
 }
 
 func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {

@@ -89,17 +89,11 @@ type pageLink struct {
 }
 
 func (s *server) searchPage(c *gin.Context) {
-	req, pageNum, err := s.parseSearch(c.Request.URL.Query(), true)
+	req, pageNum, res, err := s.runSearch(c, true)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	res, err := s.s.Search(c.Request.Context(), req)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Set(ctxHits, res.Total)
 	v := s.searchView(req, pageNum, res)
 	c.Writer.Header().Add("Vary", HeaderFragment)
 	if c.GetHeader(HeaderFragment) != "" {
