@@ -28,6 +28,7 @@ type serveOptions struct {
 	maxHeaderBytes    int
 	shutdownTimeout   time.Duration
 	requestTimeout    time.Duration
+	reloadToken       string
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -56,6 +57,7 @@ exits.`,
 	f.DurationVar(&o.idleTimeout, "idle-timeout", 60*time.Second, "how long an idle keep-alive connection stays open")
 	f.IntVar(&o.maxHeaderBytes, "max-header-bytes", 16<<10, "largest request header accepted, in bytes")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long shutdown waits for requests in flight")
+	f.StringVar(&o.reloadToken, "reload-token", "", "bearer token that enables POST /admin/reload (empty: the endpoint answers 403; SIGHUP always reloads)")
 	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
 	return cmd
 }
@@ -95,7 +97,12 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	log.Info().Int("talks", len(corpus.Talks)).Dur("took", time.Since(start)).Msg("index ready")
 
 	gin.SetMode(gin.ReleaseMode)
-	h, err := web.NewHandler(engine, log, web.Options{RequestTimeout: o.requestTimeout})
+	// Live re-index (reload.go): SIGHUP, or POST /admin/reload with the token.
+	reload := newReloader(g, corpus, engine.Replace, log)
+	stopHUP := reload.watchSIGHUP(ctx)
+	defer stopHUP()
+
+	h, err := web.NewHandler(engine, log, web.Options{RequestTimeout: o.requestTimeout, ReloadToken: o.reloadToken, Reload: reload.reload})
 	if err != nil {
 		return fmt.Errorf("web handler: %w", err)
 	}

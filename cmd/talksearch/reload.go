@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/web"
+)
+
+// reloader re-indexes a running server: it re-reads the seeds and hands
+// the new corpus to swap, which builds the new index whole before it
+// replaces the serving one. Reloads run one at a time, so a SIGHUP and an
+// admin request arriving together do not build twice at once.
+type reloader struct {
+	mu   sync.Mutex
+	load func() (*index.Corpus, error)
+	swap func(*index.Corpus) error
+	log  zerolog.Logger
+	// skipped are the seed files the serving corpus could not use at all.
+	skipped map[string]bool
+}
+
+// newReloader re-reads the seeds named by --seeds (the embedded seeds give
+// the same corpus every time) and swaps with swap, the engine's Replace.
+// serving is the corpus the server started with.
+func newReloader(g *globals, serving *index.Corpus, swap func(*index.Corpus) error, log zerolog.Logger) *reloader {
+	return &reloader{
+		load:    func() (*index.Corpus, error) { return index.Load(g.seedFS()) },
+		swap:    swap,
+		log:     log,
+		skipped: skippedFiles(serving),
+	}
+}
+
+// skippedFiles are the files of a corpus with a whole-file warning (line
+// 0): ingestion could not read them as seeds and took nothing from them.
+func skippedFiles(c *index.Corpus) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range c.Report.Warnings {
+		if w.Line == 0 {
+			m[w.File] = true
+		}
+	}
+	return m
+}
+
+// check refuses a corpus that would lose talks by accident. Ingestion is
+// lenient (a file it cannot read becomes a warning), which is right at
+// start but not for a reload, where the old index is the better answer:
+// a seed file that was readable and no longer is, or seeds with no talks
+// at all, are an operator's mistake to fix, not data to serve.
+func (r *reloader) check(c *index.Corpus) error {
+	if len(c.Talks) == 0 {
+		return errors.New("the seeds hold no talks")
+	}
+	for _, w := range c.Report.Warnings {
+		if w.Line == 0 && !r.skipped[w.File] {
+			return fmt.Errorf("seed %s: %s", w.File, w.Msg)
+		}
+	}
+	return nil
+}
+
+// reload is a web.ReloadFunc. On any error the old index keeps serving.
+func (r *reloader) reload(ctx context.Context) (web.ReloadReport, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	start := time.Now()
+	r.log.Info().Msg("reload: reading the seeds")
+	c, err := r.load()
+	if err == nil {
+		err = r.check(c)
+	}
+	if err != nil {
+		err = fmt.Errorf("%w: %w", web.ErrSeedsRejected, err)
+		r.log.Error().Err(err).Msg("reload: keeping the old index")
+		return web.ReloadReport{}, err
+	}
+	for _, w := range c.Report.Warnings {
+		r.log.Warn().Str("file", w.File).Int("line", w.Line).Msg(w.Msg)
+	}
+	if err := r.swap(c); err != nil {
+		err = fmt.Errorf("build the new index: %w", err)
+		r.log.Error().Err(err).Msg("reload: keeping the old index")
+		return web.ReloadReport{}, err
+	}
+	r.skipped = skippedFiles(c)
+	rep := web.ReloadReport{Talks: len(c.Talks), Warnings: len(c.Report.Warnings), TookMS: float64(time.Since(start).Microseconds()) / 1000}
+	r.log.Info().Int("talks", rep.Talks).Int("warnings", rep.Warnings).Float64("took_ms", rep.TookMS).Msg("reload: new index serving")
+	return rep, nil
+}
+
+// watchSIGHUP reloads on every SIGHUP until ctx ends or stop is called;
+// stop waits for a reload in progress to finish. The handler is installed
+// before it returns: SIGHUP's default action would kill the server.
+func (r *reloader) watchSIGHUP(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				r.log.Info().Msg("reload: SIGHUP")
+				// Errors are logged by reload; the old index serves on.
+				_, _ = r.reload(ctx)
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
