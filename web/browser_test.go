@@ -353,6 +353,28 @@ func TestBrowser(t *testing.T) {
 		do(t, ctx, chromedp.EmulateReset())
 	})
 
+	t.Run("sort and pages", func(t *testing.T) {
+		do(t, ctx, chromedp.Navigate(b.base+"/?q=gpu"))
+		waitFor(t, ctx, `document.readyState === 'complete'`)
+		before := eval[searchState](t, ctx, readSearchState)
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('select[name=sort]'); s.value = 'time'; s.dispatchEvent(new Event('change', { bubbles: true })); })()`))
+		waitFor(t, ctx, `location.search === '?q=gpu&sort=time'`)
+		waitFor(t, ctx, fmt.Sprintf(`document.querySelector('.hit-link').textContent !== %q`, before.Titles[0]))
+		after := eval[searchState](t, ctx, readSearchState)
+		if after.Total != before.Total || after.Sort != "time" {
+			t.Errorf("sorted by time: %d talks, sort %q; want %d, time", after.Total, after.Sort, before.Total)
+		}
+		if before.Total <= 20 {
+			t.Fatalf("gpu matches %d talks: too few to page", before.Total)
+		}
+		do(t, ctx, chromedp.Click(chromedp.CSS(`.pager a[rel=next]`)))
+		waitFor(t, ctx, `location.search === '?q=gpu&sort=time&page=2'`)
+		waitFor(t, ctx, `document.querySelector('.hits').start === 21`)
+		if id := eval[string](t, ctx, `document.activeElement.id`); id != "summary" {
+			t.Errorf("after paging, focus on #%s, want #summary", id)
+		}
+	})
+
 	t.Run("slash focuses the search box", func(t *testing.T) {
 		do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
 		do(t, ctx, chromedp.KeyEvent("/"))

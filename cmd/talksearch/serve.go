@@ -71,9 +71,10 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	}
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
 	if o.indexDir != "" {
-		// TODO(index): reuse or build an on-disk index in o.indexDir once the
-		// index package has its persistence API (issue 3). Refusing is
-		// better than silently serving from memory.
+		// TODO(search): index.Open(dir, talks) persists and reuses an index
+		// (index/persist.go), but search.New builds its own in-memory index
+		// from the corpus and has no constructor that takes an opened one.
+		// Until it has, refusing is better than silently serving from memory.
 		return fmt.Errorf("--index %s: on-disk indexes are not supported yet; omit --index to index in memory", o.indexDir)
 	}
 
