@@ -1,7 +1,6 @@
 package overlap
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/talksearch/talksearch/index"
@@ -21,18 +20,11 @@ func SlotsClash(a, b index.Talk) bool {
 	return a.Start.Before(*b.End) && b.Start.Before(*a.End)
 }
 
-// buildClashes returns the pairs scoring at least clashMin whose talks
-// clash, best first.
-func (d *detector) buildClashes(pairs []pairInfo, clashMin float64) []Clash {
+// buildClashes turns the clashing pairs (best first) into report clashes.
+func (d *detector) buildClashes(pairs []pairInfo) []Clash {
 	out := []Clash{}
-	for _, p := range pairs { // best first
-		if p.score < clashMin {
-			break
-		}
+	for _, p := range pairs {
 		a, b := d.talks[p.i], d.talks[p.j]
-		if !SlotsClash(a, b) {
-			continue
-		}
 		start, end := *a.Start, *a.End
 		if b.Start.After(start) {
 			start = *b.Start
@@ -46,6 +38,5 @@ func (d *detector) buildClashes(pairs []pairInfo, clashMin float64) []Clash {
 			Start: start, End: end,
 		})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
 }

@@ -17,9 +17,9 @@ const clusterAvgShare = 0.5
 // average still similar (the mean score over all their cross pairs, absent
 // pairs counting 0, reaches avgMin) and the result stays within
 // MaxClusterSize: plain connected components chain unrelated talks through
-// one broad talk that touches several topics. score holds every scored
-// pair, also those below the report threshold.
-func clusterPairs(pairs []pairInfo, score map[[2]int]float64, n int, avgMin float64) [][]int {
+// one broad talk that touches several topics. score gives the score of any
+// pair, also of those below the report threshold.
+func clusterPairs(pairs []pairInfo, score func(i, j int) float64, n int, avgMin float64) [][]int {
 	root := make([]int, n)
 	members := make([][]int, n)
 	for i := range root {
@@ -30,7 +30,7 @@ func clusterPairs(pairs []pairInfo, score map[[2]int]float64, n int, avgMin floa
 		var sum float64
 		for _, x := range a {
 			for _, y := range b {
-				sum += score[[2]int{min(x, y), max(x, y)}]
+				sum += score(x, y)
 			}
 		}
 		return sum / float64(len(a)*len(b))
@@ -64,10 +64,21 @@ func clusterPairs(pairs []pairInfo, score map[[2]int]float64, n int, avgMin floa
 // buildClusters turns groups into report clusters: members ordered by how
 // strongly they link to the rest of the group, the label made of the terms
 // the group's pairs share most, clusters ordered by their strongest pair.
-func (d *detector) buildClusters(pairs []pairInfo, all []pairInfo, minScore float64) []Cluster {
-	score := make(map[[2]int]float64, len(all))
-	for _, p := range all {
-		score[[2]int{p.i, p.j}] = p.score
+//
+// Pairs scoring below floor count 0 in the group averages: a faint
+// resemblance is no link.
+func (d *detector) buildClusters(pairs []pairInfo, minScore, floor float64) []Cluster {
+	known := make(map[[2]int]float64)
+	score := func(i, j int) float64 {
+		k := [2]int{min(i, j), max(i, j)}
+		s, ok := known[k]
+		if !ok {
+			if s = d.pairScore(k[0], k[1]); s < floor {
+				s = 0
+			}
+			known[k] = s
+		}
+		return s
 	}
 	groups := clusterPairs(pairs, score, len(d.talks), clusterAvgShare*minScore)
 	type ranked struct {

@@ -1,8 +1,8 @@
 package overlap
 
 import (
+	"container/heap"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -55,13 +55,14 @@ type detector struct {
 	voc   *vocab
 	vecs  []vector
 	shs   [][]uint64
+	texts []*talkText // filled in when a talk's first pair is explained
 }
 
 // Detect finds the overlapping pairs, clusters and clashes among talks.
 // Breaks are never paired. Pairs are scored 0..1: 1 for the same text,
 // the larger of word-shingle resemblance and term cosine for an edited
-// copy, the cosine of tf-idf weighted analyzer terms (title counted twice)
-// for talks on the same topic.
+// copy, the cosine of tf-idf weighted analyzer terms (title counted
+// thrice) for talks on the same topic.
 func Detect(talks []index.Talk, opts Options) *Report {
 	minScore := opts.Min
 	if minScore <= 0 {
@@ -71,21 +72,21 @@ func Detect(talks []index.Talk, opts Options) *Report {
 	if clashMin <= 0 {
 		clashMin = DefaultClashMin
 	}
+	maxPairs := opts.MaxPairs
+	if maxPairs <= 0 {
+		maxPairs = DefaultMaxPairs
+	}
 	d := newDetector(talks)
-	all := d.pairs(math.Min(minScore, clashMin))
+	found := d.pairs(minScore, clashMin, maxPairs)
 
 	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks)}
-	var reported []pairInfo
-	for _, p := range all {
-		if p.score < minScore {
-			break
-		}
-		d.explain(&p)
-		reported = append(reported, p)
-		rep.Pairs = append(rep.Pairs, d.reportPair(p))
+	rep.More = found.count - len(found.top)
+	for k := range found.top {
+		d.explain(&found.top[k])
+		rep.Pairs = append(rep.Pairs, d.reportPair(found.top[k]))
 	}
-	rep.Clusters = d.buildClusters(reported, all, minScore)
-	rep.Clashes = d.buildClashes(all, clashMin)
+	rep.Clusters = d.buildClusters(found.top, minScore, math.Min(minScore, clashMin))
+	rep.Clashes = d.buildClashes(found.clashes)
 	return rep
 }
 
@@ -102,6 +103,7 @@ func newDetector(talks []index.Talk) *detector {
 		cs[k] = d.an.count(d.voc, t.Title, t.Abstract)
 		d.shs[k] = shingles(t.Title + "\n" + t.Abstract)
 	}
+	d.texts = make([]*talkText, len(d.talks))
 	d.vecs = make([]vector, len(d.talks))
 	for k, c := range cs {
 		d.vecs[k] = weigh(c, d.voc, len(d.talks))
@@ -109,73 +111,150 @@ func newDetector(talks []index.Talk) *detector {
 	return d
 }
 
-// pairs returns every pair scoring at least t, best first, from three
-// candidate sources: identical texts, MinHash near-duplicates and the
-// topical inverted-index search.
-func (d *detector) pairs(t float64) []pairInfo {
-	cands := map[[2]int]*pairInfo{}
-	get := func(i, j int) *pairInfo {
-		k := [2]int{i, j}
-		if cands[k] == nil {
-			cands[k] = &pairInfo{i: i, j: j, cos: -1, jac: -1}
-		}
-		return cands[k]
+// pairs scores every pair that could reach minScore or clashMin, from the
+// term index search and the groups of identical texts, and keeps the best
+// maxPairs, the count of those reaching minScore, and the clashes.
+func (d *detector) pairs(minScore, clashMin float64, maxPairs int) *pairSet {
+	t := math.Min(minScore, clashMin)
+	newSet := func() *pairSet {
+		return &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks}
 	}
-	same := map[string][]int{}
+	// Identical texts are paired from their keys: the term search leaves
+	// out the commonest terms at scale and could miss a pair made only of them.
+	exact := map[[2]int]bool{}
+	group := map[string][]int{}
 	for k, talk := range d.talks {
 		if key := textKey(talk); key != "" {
-			same[key] = append(same[key], k)
+			group[key] = append(group[key], k)
 		}
 	}
-	for _, ks := range same {
+	all := newSet()
+	for _, ks := range group {
 		for x := range ks {
 			for y := x + 1; y < len(ks); y++ {
-				get(ks[x], ks[y]).exact = true
+				exact[[2]int{ks[x], ks[y]}] = true
+				all.add(pairInfo{i: ks[x], j: ks[y], cos: 1, score: 1, kind: KindDuplicate})
 			}
 		}
 	}
-	for _, c := range nearDupCandidates(d.shs) {
-		get(c[0], c[1])
+	workers := searchWorkers(len(d.vecs))
+	sets := make([]*pairSet, workers)
+	for w := range sets {
+		sets[w] = newSet()
 	}
-	for _, s := range topicalPairs(d.vecs, d.voc.df, t) {
-		get(s.i, s.j).cos = s.score
-	}
-
-	var out []pairInfo
-	for _, p := range cands {
-		if p.cos < 0 {
-			p.cos = dot(d.vecs[p.i], d.vecs[p.j])
+	topicalPairs(d.vecs, d.voc.df, t, workers, func(w, i, j int, cos, second float64) {
+		if !exact[[2]int{i, j}] {
+			sets[w].add(d.score(i, j, cos, second))
 		}
-		jac, contain := resemblance(d.shs[p.i], d.shs[p.j])
-		p.jac = jac
-		switch {
-		case p.exact:
-			p.kind, p.score = KindDuplicate, 1
-		case (jac >= nearDupMin || contain >= nearDupContainment) && p.cos >= nearDupCos:
-			p.kind, p.score = KindNearDuplicate, math.Max(p.cos, jac)
-		default:
-			p.kind, p.score = KindTopical, p.cos
-			if reasons(shared(d.vecs[p.i], d.vecs[p.j]), p.cos) < 2 {
-				p.score *= oneWordPenalty
-			}
-			if n := min(len(d.vecs[p.i].ids), len(d.vecs[p.j].ids)); n < minTerms {
-				p.score *= float64(n) / minTerms
-			}
-		}
-		if p.score >= t {
-			out = append(out, *p)
-		}
-	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].score != out[b].score {
-			return out[a].score > out[b].score
-		}
-		if out[a].i != out[b].i {
-			return out[a].i < out[b].i
-		}
-		return out[a].j < out[b].j
 	})
-	return out
+	for _, s := range sets {
+		all.merge(s)
+	}
+	all.finish()
+	return all
+}
+
+// score classifies a pair of different texts and scores it, from their
+// cosine and the second largest contribution of a shared term to it.
+func (d *detector) score(i, j int, cos, second float64) pairInfo {
+	p := pairInfo{i: i, j: j, cos: cos, kind: KindTopical, score: cos}
+	if cos >= nearDupCos {
+		jac, contain := resemblance(d.shs[i], d.shs[j])
+		if jac >= nearDupMin || contain >= nearDupContainment {
+			p.kind, p.score = KindNearDuplicate, math.Max(cos, jac)
+			return p
+		}
+	}
+	// Fewer than two terms carry a real part of the cosine.
+	if second < reasonShare*cos {
+		p.score *= oneWordPenalty
+	}
+	if n := min(len(d.vecs[i].ids), len(d.vecs[j].ids)); n < minTerms {
+		p.score *= float64(n) / minTerms
+	}
+	return p
+}
+
+// pairScore scores any pair, found by the search or not (cluster links).
+func (d *detector) pairScore(i, j int) float64 {
+	if i > j {
+		i, j = j, i
+	}
+	if key := textKey(d.talks[i]); key != "" && key == textKey(d.talks[j]) {
+		return 1
+	}
+	cos, second := dotSecond(d.vecs[i], d.vecs[j])
+	return d.score(i, j, cos, second).score
+}
+
+// pairSet keeps what Detect needs of the scored pairs without holding them
+// all: on 10k synthetic submissions millions of pairs pass a low threshold.
+type pairSet struct {
+	minScore, clashMin float64
+	max                int
+	talks              []index.Talk
+	top                pairHeap // the best max pairs reaching minScore
+	count              int      // pairs reaching minScore
+	clashes            []pairInfo
+}
+
+func (s *pairSet) add(p pairInfo) {
+	if p.score >= s.clashMin && SlotsClash(s.talks[p.i], s.talks[p.j]) {
+		s.clashes = append(s.clashes, p)
+	}
+	if p.score < s.minScore {
+		return
+	}
+	s.count++
+	s.push(p)
+}
+
+func (s *pairSet) push(p pairInfo) {
+	if len(s.top) < s.max {
+		heap.Push(&s.top, p)
+	} else if better(p, s.top[0]) {
+		s.top[0] = p
+		heap.Fix(&s.top, 0)
+	}
+}
+
+func (s *pairSet) merge(o *pairSet) {
+	for _, p := range o.top {
+		s.push(p)
+	}
+	s.count += o.count
+	s.clashes = append(s.clashes, o.clashes...)
+}
+
+// finish sorts top and clashes best first.
+func (s *pairSet) finish() {
+	sort.Slice(s.top, func(a, b int) bool { return better(s.top[a], s.top[b]) })
+	sort.Slice(s.clashes, func(a, b int) bool { return better(s.clashes[a], s.clashes[b]) })
+}
+
+// better orders pairs by score, then by position, so output is stable.
+func better(a, b pairInfo) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.i != b.i {
+		return a.i < b.i
+	}
+	return a.j < b.j
+}
+
+// pairHeap is a min-heap: the worst kept pair on top, to be replaced.
+type pairHeap []pairInfo
+
+func (h pairHeap) Len() int           { return len(h) }
+func (h pairHeap) Less(a, b int) bool { return better(h[b], h[a]) }
+func (h pairHeap) Swap(a, b int)      { h[a], h[b] = h[b], h[a] }
+func (h *pairHeap) Push(x any)        { *h = append(*h, x.(pairInfo)) }
+func (h *pairHeap) Pop() any {
+	old := *h
+	p := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return p
 }
 
 // textKey is a talk's words, lower-cased, without punctuation: two talks
@@ -189,108 +268,6 @@ func textKey(t index.Talk) string {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 	return strings.Join(words, " ")
-}
-
-// reasons counts the shared terms that carry a real part of the cosine.
-func reasons(sh []sharedTerm, cos float64) int {
-	n := 0
-	for _, st := range sh {
-		if st.weight < reasonShare*cos {
-			break
-		}
-		n++
-	}
-	return n
-}
-
-// explain fills in the pair's distinctive shared terms.
-func (d *detector) explain(p *pairInfo) {
-	a, b := d.talks[p.i], d.talks[p.j]
-	forms := d.an.surfaces(a.Title, a.Abstract, b.Title, b.Abstract)
-	var cands []termShare
-	for _, st := range shared(d.vecs[p.i], d.vecs[p.j]) {
-		if st.weight < minShareOfScore*p.cos {
-			break
-		}
-		term := d.voc.terms[st.id]
-		surface := forms[term]
-		if surface == "" {
-			surface = term
-		}
-		cands = append(cands, termShare{term, surface, st.weight})
-	}
-	// A phrase and its own words ("KV cache", "KV", "cache") are one
-	// reason: keep the phrase, at the place of its heaviest part.
-	for _, c := range cands {
-		if len(p.shared) == maxShared {
-			break
-		}
-		if phrase := widerSurface(c.surface, cands); phrase >= 0 {
-			c = cands[phrase]
-		}
-		if !containsSurface(p.shared, c.surface) {
-			p.shared = append(p.shared, c)
-		}
-	}
-}
-
-// widerSurface returns the index of a candidate whose surface contains all
-// the words of s and more, or -1.
-func widerSurface(s string, cands []termShare) int {
-	words := strings.Fields(strings.ToLower(strings.ReplaceAll(s, "-", " ")))
-	for k, c := range cands {
-		cw := strings.Fields(strings.ToLower(strings.ReplaceAll(c.surface, "-", " ")))
-		if len(cw) <= len(words) {
-			continue
-		}
-		all := true
-		for _, w := range words {
-			if !slices.Contains(cw, w) {
-				all = false
-				break
-			}
-		}
-		if all {
-			return k
-		}
-	}
-	return -1
-}
-
-func containsSurface(ts []termShare, s string) bool {
-	for _, t := range ts {
-		if strings.EqualFold(t.surface, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func (d *detector) reportPair(p pairInfo) Pair {
-	a, b := d.talks[p.i], d.talks[p.j]
-	marked := map[string]float64{}
-	terms := make([]string, 0, len(p.shared))
-	for _, st := range p.shared {
-		marked[st.term] = st.weight
-		terms = append(terms, st.surface)
-	}
-	return Pair{
-		A: a.ID, B: b.ID, TitleA: a.Title, TitleB: b.Title,
-		Score: round(p.score), Kind: p.kind, Resemblance: round(p.jac),
-		SharedTerms: terms,
-		Passages: Passages{
-			A: d.an.passages(passageText(a), marked),
-			B: d.an.passages(passageText(b), marked),
-		},
-	}
-}
-
-// passageText is the abstract, or the title of a talk that has none.
-func passageText(t index.Talk) string {
-	if strings.TrimSpace(t.Abstract) != "" {
-		return t.Abstract
-	}
-	return t.Title
 }
 
 // merged lists the talks ingestion found in several dumps.

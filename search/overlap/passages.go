@@ -2,12 +2,8 @@ package overlap
 
 import (
 	"html"
-	"sort"
 	"strings"
 )
-
-// maxPassages is how many sentences of each abstract a pair shows.
-const maxPassages = 3
 
 // sentences splits text at line breaks and at . ! ? followed by a space.
 // It is plain on purpose: "e.g. this" becomes two sentences, which costs a
@@ -37,47 +33,13 @@ func sentences(text string) []span {
 	return out
 }
 
-// passages returns up to maxPassages sentences of text that carry the terms
-// of marked (term -> weight), the best carriers chosen and shown in text
-// order, HTML-escaped with the words of those terms in <mark>.
-func (a *textAnalyzer) passages(text string, marked map[string]float64) []string {
-	type cand struct {
-		sentence string
-		weight   float64
-		order    int
-	}
-	var cands []cand
-	for k, sp := range sentences(text) {
-		s := text[sp.start:sp.end]
-		var w float64
-		seen := map[string]bool{}
-		for _, o := range a.occurrences(s, tokenize(s)) {
-			if mw, ok := marked[o.term]; ok && !seen[o.term] {
-				seen[o.term] = true
-				w += mw
-			}
-		}
-		if w > 0 {
-			cands = append(cands, cand{s, w, k})
-		}
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].weight > cands[j].weight })
-	cands = cands[:min(len(cands), maxPassages)]
-	sort.Slice(cands, func(i, j int) bool { return cands[i].order < cands[j].order })
-	out := make([]string, 0, len(cands))
-	for _, c := range cands {
-		out = append(out, a.mark(c.sentence, marked))
-	}
-	return out
-}
-
 // mark escapes s and wraps each run of words carrying a marked term in one
 // <mark>. Everything from the text is escaped; only the tags are ours.
-func (a *textAnalyzer) mark(s string, marked map[string]float64) string {
+func (a *textAnalyzer) mark(s string, marked map[string]bool) string {
 	toks := tokenize(s)
 	hit := make([]bool, len(toks))
 	for _, o := range a.occurrences(s, toks) {
-		if _, ok := marked[o.term]; ok {
+		if marked[o.term] {
 			for k := o.first; k <= o.last; k++ {
 				hit[k] = true
 			}
@@ -105,36 +67,6 @@ func (a *textAnalyzer) mark(s string, marked map[string]float64) string {
 }
 
 func onlySpace(s string) bool { return strings.TrimSpace(s) == "" }
-
-// surfaces maps each term of the texts to the words written most often for
-// it, so "monarch" is shown as "Monarch", "cudagraph" as "CUDA Graphs".
-func (a *textAnalyzer) surfaces(texts ...string) map[string]string {
-	forms := map[string]map[string]int{}
-	for _, text := range texts {
-		toks := tokenize(text)
-		for _, o := range a.occurrences(text, toks) {
-			word := text[toks[o.first].start:toks[o.last].end]
-			word = strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s")
-			if forms[o.term] == nil {
-				forms[o.term] = map[string]int{}
-			}
-			forms[o.term][word]++
-		}
-	}
-	out := make(map[string]string, len(forms))
-	for t, fs := range forms {
-		best, n := "", 0
-		for f, c := range fs {
-			// Ties go to the lower-case, then the shorter, then the
-			// alphabetically first form, so output is stable.
-			if c > n || (c == n && lessForm(f, best)) {
-				best, n = f, c
-			}
-		}
-		out[t] = best
-	}
-	return out
-}
 
 func lessForm(a, b string) bool {
 	la, lb := a == strings.ToLower(a), b == strings.ToLower(b)

@@ -7,21 +7,14 @@ import (
 	"unicode"
 )
 
-// Near-duplicates are found on word shingles, not on the weighted terms:
-// an edited copy keeps most of its word sequences, while two talks on the
-// same topic share words but rarely runs of three.
-const (
-	shingleSize = 3
-	// minShingles skips texts too short to tell an edit from a coincidence
-	// (title-only sessions).
-	minShingles = 8
-	// MinHash signature of lshBands*lshRows hashes. A pair shares at least
-	// one band with probability 1-(1-J^rows)^bands: 0.93 at J=0.5, 0.73 at
-	// J=0.4, 0.03 at J=0.1, so near-duplicates are caught and unrelated
-	// texts rarely become candidates.
-	lshBands = 20
-	lshRows  = 3
-)
+// Near-duplicates are told apart from topical pairs by word shingles, not
+// by the weighted terms: an edited copy keeps most of its word sequences,
+// while two talks on the same topic share words but rarely runs of three.
+//
+// The candidates are the pairs the term index finds: an edited copy shares
+// nearly all its terms (cosine at least nearDupCos), so it is always among
+// them, and a MinHash/LSH pass of its own would only find pairs again.
+const shingleSize = 3
 
 // nearDupMin is the shingle resemblance (Jaccard) from which two texts are
 // the same text edited; nearDupContainment catches a text that is mostly a
@@ -60,70 +53,6 @@ func shingles(text string) []uint64 {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
-
-// mix is splitmix64's finalizer: a cheap, well-spread hash of x.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
-
-// signature is the MinHash signature of a shingle set.
-func signature(sh []uint64) [lshBands * lshRows]uint64 {
-	var sig [lshBands * lshRows]uint64
-	for i := range sig {
-		sig[i] = ^uint64(0)
-	}
-	for _, s := range sh {
-		for i := range sig {
-			if h := mix(s ^ (uint64(i+1) * 0x9e3779b97f4a7c15)); h < sig[i] {
-				sig[i] = h
-			}
-		}
-	}
-	return sig
-}
-
-// nearDupCandidates returns the pairs (i<j) of texts that share a whole
-// band of their MinHash signatures.
-func nearDupCandidates(sh [][]uint64) [][2]int {
-	sigs := make([][lshBands * lshRows]uint64, len(sh))
-	for i, s := range sh {
-		if len(s) >= minShingles {
-			sigs[i] = signature(s)
-		}
-	}
-	seen := map[[2]int]bool{}
-	var out [][2]int
-	for b := 0; b < lshBands; b++ {
-		buckets := map[uint64][]int{}
-		for i, s := range sh {
-			if len(s) < minShingles {
-				continue
-			}
-			key := uint64(b)
-			for _, v := range sigs[i][b*lshRows : (b+1)*lshRows] {
-				key = mix(key ^ v)
-			}
-			buckets[key] = append(buckets[key], i)
-		}
-		for _, ids := range buckets {
-			for x := 0; x < len(ids); x++ {
-				for y := x + 1; y < len(ids); y++ {
-					p := [2]int{ids[x], ids[y]}
-					if !seen[p] {
-						seen[p] = true
-						out = append(out, p)
-					}
-				}
-			}
-		}
-	}
 	return out
 }
 

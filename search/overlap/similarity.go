@@ -3,25 +3,17 @@ package overlap
 import (
 	"math"
 	"runtime"
-	"sort"
 	"sync"
 )
 
-// scored is a candidate pair i<j (indices into the detector's talks) with
-// its cosine.
-type scored struct {
-	i, j  int
-	score float64
-}
-
-// dfCapFloor and dfCapShare bound the posting lists walked during candidate
-// generation: a term in more than max(dfCapFloor, dfCapShare*N) talks is
-// never indexed. Its weight is low (idf) and its postings would make the
-// search quadratic; a pair that would only be found through such terms is
-// the one approximation of topicalPairs (measured in similarity_test.go).
+// commonFloor and commonShare split the terms: a term in more than
+// max(commonFloor, commonShare*N) talks is common. Rare terms go into an
+// inverted index; walking the postings of common terms would make the
+// search quadratic, so each talk keeps its common terms in a small dense
+// vector instead.
 const (
-	dfCapFloor = 200
-	dfCapShare = 0.02
+	commonFloor = 200
+	commonShare = 0.02
 )
 
 type posting struct {
@@ -29,49 +21,51 @@ type posting struct {
 	w   float32
 }
 
-// topicalPairs returns every pair of vectors whose cosine is at least t,
-// without comparing every pair. It follows the all-pairs prefix filter
-// (Bayardo et al., WWW 2007): each vector's most common terms, up to a
-// weight below t, are left out of the inverted index, because a pair whose
-// cosine reaches t must then share one of the indexed, rarer terms. Most
-// postings of common terms are thereby never written, and the rest are
-// walked only for docs that could still reach t.
-func topicalPairs(vecs []vector, df []int32, t float64) []scored {
+// topicalPairs calls visit for every pair of vectors whose cosine is at
+// least t, without comparing every pair.
+//
+// A pair is a candidate when the two talks share a rare term: the postings
+// of each talk's rare terms accumulate the rare part of its cosine with
+// every earlier talk. The common part is a dense dot product over the few
+// common terms, computed only when the rare part plus the largest the
+// common part can be (the product of the two talks' common-part norms)
+// reaches t. A pair sharing no rare term at all is never a candidate: the
+// one approximation, bounded by that same product (common terms have a low
+// idf, so it is small), and measured against brute force in the tests.
+// On the seeds no term is common and the search is exact.
+//
+// visit gets each pair (i<j) with its cosine and the largest but one
+// contribution of a term to it (see dotSecond). It is called from workers
+// goroutines at once; w (0 ≤ w < workers) says which, so each can keep its
+// own results without locks.
+func topicalPairs(vecs []vector, df []int32, t float64, workers int, visit func(w, i, j int, cos, second float64)) {
 	n := len(vecs)
-	dfCap := int32(math.Max(dfCapFloor, dfCapShare*float64(n)))
+	limit := int32(math.Max(commonFloor, commonShare*float64(n)))
+	slot := make([]int32, len(df)) // term -> its column among the common terms, or -1
+	cols := 0
+	for id, f := range df {
+		slot[id] = -1
+		if f > limit {
+			slot[id] = int32(cols)
+			cols++
+		}
+	}
 	postings := make([][]posting, len(df))
-	prefixNorm := make([]float64, n) // norm of each vector's unindexed part
-	order := make([]int, 0, 256)
+	common := make([]float32, n*cols)
+	commonNorm := make([]float64, n)
 	for d, v := range vecs {
-		order = order[:0]
-		for k := range v.ids {
-			order = append(order, k)
-		}
-		// Most frequent terms first: they are the cheapest to leave out.
-		sort.Slice(order, func(a, b int) bool {
-			da, db := df[v.ids[order[a]]], df[v.ids[order[b]]]
-			if da != db {
-				return da > db
+		row := common[d*cols : (d+1)*cols]
+		for k, id := range v.ids {
+			if c := slot[id]; c >= 0 {
+				row[c] = v.w[k]
+				commonNorm[d] += float64(v.w[k]) * float64(v.w[k])
+			} else {
+				postings[id] = append(postings[id], posting{int32(d), v.w[k]})
 			}
-			return v.ids[order[a]] < v.ids[order[b]]
-		})
-		var mass float64
-		exact := true
-		for _, k := range order {
-			w := float64(v.w[k])
-			id := v.ids[k]
-			if df[id] > dfCap || (exact && math.Sqrt(mass+w*w) < t) {
-				mass += w * w
-				continue
-			}
-			exact = false
-			postings[id] = append(postings[id], posting{int32(d), v.w[k]})
 		}
-		prefixNorm[d] = math.Sqrt(mass)
+		commonNorm[d] = math.Sqrt(commonNorm[d])
 	}
 
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/500))
-	results := make([][]scored, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -79,7 +73,6 @@ func topicalPairs(vecs []vector, df []int32, t float64) []scored {
 			defer wg.Done()
 			acc := make([]float32, n)
 			var touched []int32
-			var out []scored
 			for i := w; i < n; i += workers {
 				v := vecs[i]
 				touched = touched[:0]
@@ -95,23 +88,35 @@ func topicalPairs(vecs []vector, df []int32, t float64) []scored {
 						acc[p.doc] += wi * p.w
 					}
 				}
+				rowI := common[i*cols : (i+1)*cols]
 				for _, j := range touched {
-					// What j's unindexed terms can add is at most their norm.
-					if float64(acc[j])+prefixNorm[j] >= t {
-						if s := dot(vecs[j], v); s >= t {
-							out = append(out, scored{int(j), i, s})
-						}
-					}
+					s := float64(acc[j])
 					acc[j] = 0
+					if s+commonNorm[j]*commonNorm[i] < t {
+						continue
+					}
+					if s+denseDot(common[int(j)*cols:(int(j)+1)*cols], rowI) < t-1e-6 {
+						continue
+					}
+					// The exact cosine, in float64 as everywhere else.
+					if cos, second := dotSecond(vecs[j], v); cos >= t {
+						visit(w, int(j), i, cos, second)
+					}
 				}
 			}
-			results[w] = out
 		}()
 	}
 	wg.Wait()
-	var all []scored
-	for _, r := range results {
-		all = append(all, r...)
-	}
-	return all
 }
+
+func denseDot(a, b []float32) float64 {
+	var s float32
+	for k := range a {
+		s += a[k] * b[k]
+	}
+	return float64(s)
+}
+
+// searchWorkers is how many goroutines topicalPairs uses for n vectors:
+// one per core, but one for small inputs where starting more costs more.
+func searchWorkers(n int) int { return min(runtime.GOMAXPROCS(0), max(1, n/500)) }

@@ -5,6 +5,26 @@ import (
 	"testing"
 )
 
+// scored is a pair i<j with its cosine.
+type scored struct {
+	i, j  int
+	score float64
+}
+
+// collectPairs runs topicalPairs and returns its pairs.
+func collectPairs(vecs []vector, df []int32, t float64) []scored {
+	workers := searchWorkers(len(vecs))
+	found := make([][]scored, workers)
+	topicalPairs(vecs, df, t, workers, func(w, i, j int, cos, _ float64) {
+		found[w] = append(found[w], scored{i, j, cos})
+	})
+	var all []scored
+	for _, f := range found {
+		all = append(all, f...)
+	}
+	return all
+}
+
 // bruteForcePairs compares every pair: the reference topicalPairs must
 // agree with.
 func bruteForcePairs(vecs []vector, t float64) []scored {
@@ -33,7 +53,7 @@ func sortScored(s []scored) {
 func TestTopicalPairsMatchBruteForceOnSeeds(t *testing.T) {
 	d := newDetector(seedTalks(t))
 	for _, threshold := range []float64{0.05, DefaultClashMin, DefaultMin, 0.3} {
-		got := topicalPairs(d.vecs, d.voc.df, threshold)
+		got := collectPairs(d.vecs, d.voc.df, threshold)
 		want := bruteForcePairs(d.vecs, threshold)
 		sortScored(got)
 		sortScored(want)

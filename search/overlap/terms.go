@@ -328,21 +328,36 @@ func weigh(c counts, v *vocab, n int) vector {
 
 // dot is the cosine of two unit vectors.
 func dot(a, b vector) float64 {
-	var s float64
+	s, _ := dotSecond(a, b)
+	return s
+}
+
+// dotSecond is the cosine of two unit vectors and the second largest
+// contribution of one shared term to it: whether a pair rests on one word
+// is known in the same pass.
+func dotSecond(a, b vector) (cos, second float64) {
+	var first float64
+	ai, aw, bi, bw := a.ids, a.w, b.ids, b.w
 	i, j := 0, 0
-	for i < len(a.ids) && j < len(b.ids) {
-		switch {
-		case a.ids[i] < b.ids[j]:
+	for i < len(ai) && j < len(bi) {
+		switch x, y := ai[i], bi[j]; {
+		case x < y:
 			i++
-		case a.ids[i] > b.ids[j]:
+		case x > y:
 			j++
 		default:
-			s += float64(a.w[i]) * float64(b.w[j])
+			p := float64(aw[i]) * float64(bw[j])
+			cos += p
+			if p > first {
+				first, second = p, first
+			} else if p > second {
+				second = p
+			}
 			i++
 			j++
 		}
 	}
-	return s
+	return cos, second
 }
 
 // sharedTerm is a term both talks have, with its part of their cosine.

@@ -22,6 +22,9 @@ const (
 	// when the two talks run in parallel: splitting an audience matters at a
 	// lower similarity than flagging a submission for merging does.
 	DefaultClashMin = 0.10
+	// DefaultMaxPairs bounds the pairs reported (best first): a committee
+	// reads the top of the list, and each pair carries passages.
+	DefaultMaxPairs = 1000
 	// MaxClusterSize bounds a cluster: weaker links are dropped rather than
 	// letting a chain of pairs join unrelated talks into one blob.
 	MaxClusterSize = 8
@@ -33,12 +36,17 @@ type Options struct {
 	Min float64
 	// ClashMin is the lowest score of a clash (0..1); 0 means DefaultClashMin.
 	ClashMin float64
+	// MaxPairs is the most pairs reported; 0 means DefaultMaxPairs.
+	MaxPairs int
 }
 
 // Report is everything the organizers see; its JSON form is the API's and
 // `talksearch overlaps --json`'s.
 type Report struct {
-	Pairs    []Pair    `json:"pairs"`    // best first
+	Pairs []Pair `json:"pairs"` // best first
+	// More is how many pairs scored at least Min but were left out by
+	// MaxPairs.
+	More     int       `json:"more,omitempty"`
 	Clusters []Cluster `json:"clusters"` // groups of linked talks, largest first
 	Clashes  []Clash   `json:"clashes"`  // similar talks in overlapping slots, best first
 	// Merged are the exact duplicates ingestion already folded into one talk
