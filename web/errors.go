@@ -46,9 +46,10 @@ func status(err error) (code int, msg string) {
 	}
 }
 
-// isAPI says whether a path answers JSON rather than pages.
+// isAPI says whether a path answers JSON rather than pages: the API, the
+// health check and the operator endpoints.
 func isAPI(path string) bool {
-	return strings.HasPrefix(path, "/api/") || path == "/api" || path == "/healthz"
+	return strings.HasPrefix(path, "/api/") || path == "/api" || path == "/healthz" || strings.HasPrefix(path, "/admin/")
 }
 
 // fail answers an error in the form the route speaks: JSON for the API, a

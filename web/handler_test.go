@@ -96,6 +96,7 @@ func TestStatuses(t *testing.T) {
 		{"api overlaps bad min", "/api/overlaps?min=2", 400, "application/json; charset=utf-8", `{"error":"invalid request: min must be a number from 0 to 1"}`},
 		{"api overlaps NaN", "/api/overlaps?min=NaN", 400, "application/json; charset=utf-8", `min must be`},
 		{"api unknown route", "/api/nope", 404, "application/json; charset=utf-8", `{"error":"not found: no such page"}`},
+		{"admin route by GET", "/admin/reload", 404, "application/json; charset=utf-8", `{"error":"not found: no such page"}`},
 		{"healthz", "/healthz", 200, "application/json; charset=utf-8", `{"status":"ok"}`},
 		{"static css", "/static/app.css", 200, "text/css; charset=utf-8", ":root"},
 		{"static js", "/static/app.js", 200, "text/javascript; charset=utf-8", "use strict"},
