@@ -133,18 +133,45 @@ func TestEndToEndRelatedFirst(t *testing.T) {
 	}
 }
 
-// TestEndToEndEveryTalkPage renders every talk of the seeds.
+// TestEndToEndEveryTalkPage renders every talk of the seeds: the title and
+// every line of the abstract appear escaped, and each related talk the
+// engine says clashes is marked.
 func TestEndToEndEveryTalkPage(t *testing.T) {
 	h, e := newRealHandler(t)
+	clashes := 0
 	for _, tk := range e.Talks() {
 		rec := get(t, h, "/talks/"+tk.ID)
+		body := rec.Body.String()
 		if rec.Code != 200 {
 			t.Errorf("%s: status %d", tk.ID, rec.Code)
 			continue
 		}
-		if !strings.Contains(rec.Body.String(), "<h1 id=\"talk-title\">"+htmlText(tk.Title)+"</h1>") {
+		if !strings.Contains(body, "<h1 id=\"talk-title\">"+htmlText(tk.Title)+"</h1>") {
 			t.Errorf("%s: title missing or not escaped", tk.ID)
 		}
+		for _, para := range paragraphs(tk.Abstract) {
+			for _, line := range para {
+				if !strings.Contains(body, htmlText(line)) {
+					t.Errorf("%s: abstract line missing or not escaped: %.60q", tk.ID, line)
+				}
+			}
+		}
+		d, err := e.Talk(t.Context(), tk.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range d.Related {
+			marked := strings.Contains(body, `<a href="/talks/`+r.ID+`">`+htmlText(r.Title)+`</a> <strong class="clash">at the same time</strong>`)
+			if marked != r.Clash {
+				t.Errorf("%s: related %s clash %v, page marks it: %v", tk.ID, r.ID, r.Clash, marked)
+			}
+			if r.Clash {
+				clashes++
+			}
+		}
+	}
+	if clashes == 0 {
+		t.Error("no related talk clashes anywhere in the seeds: the mark is untested")
 	}
 }
 
