@@ -506,6 +506,12 @@ func pageLoad(t *testing.T, ctx context.Context) loadStats {
 func shot(t *testing.T, ctx context.Context, name string, w, h int64) {
 	t.Helper()
 	do(t, ctx, chromedp.EmulateViewport(w, h))
+	if w < 800 {
+		// A phone loads the page at its own width (the filters start
+		// folded there): reload rather than resize.
+		do(t, ctx, chromedp.Reload())
+		waitFor(t, ctx, `document.readyState === 'complete'`)
+	}
 	// Let the layout settle at the new width.
 	waitFor(t, ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
