@@ -331,9 +331,12 @@ func splitTitleLine(line string, people []sectionSpeaker) (title string, speaker
 		}
 		at := off + k
 		rest := line[at+3:]
-		segs := speakerSegments(rest)
-		if len(segs) > 0 && matchesSpeaker(segs[0].text, people, true) {
-			return strings.TrimSpace(line[:at]), parseSpeakers(segs, people), true
+		first, _, _ := strings.Cut(rest, ",")
+		if k := strings.IndexAny(first, "&;"); k >= 0 {
+			first = first[:k]
+		}
+		if matchesSpeaker(strings.TrimSpace(first), people, true) {
+			return strings.TrimSpace(line[:at]), parseSpeakers(speakerSegments(rest), people), true
 		}
 		off = at + 3
 	}
