@@ -86,6 +86,9 @@ func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Re
 		return &search.Result{Query: r.Query, DidYouMean: "nothing else"}, nil
 	}
 	t := fakeTalks["monarch-on-rocm-1a2b"]
+	if r.Offset >= 45 {
+		return &search.Result{Query: r.Query, Total: 45}, nil
+	}
 	return &search.Result{
 		Query:  r.Query,
 		Total:  45,

@@ -64,6 +64,8 @@ func TestStatuses(t *testing.T) {
 		{"header search box bounded", "/talks/abstract-only-5e6f", 200, "text/html; charset=utf-8", `<input id="q" name="q" type="search" value="" maxlength="400"`},
 		{"search page with state", "/?q=monarch&track=Distributed+%26+Parallel&sort=time&page=2", 200, "text/html; charset=utf-8", `value="Distributed &amp; Parallel" checked`},
 		{"no results", "/?q=nothing&track=X", 200, "text/html; charset=utf-8", `Did you mean <a href="/?q=nothing&#43;else&amp;track=X">nothing else</a>?`},
+		{"page past the end", "/?q=monarch&page=9", 200, "text/html; charset=utf-8", `45 talks for “monarch”, none on this page</h1>`},
+		{"page past the end links back", "/?q=monarch&page=9", 200, "text/html; charset=utf-8", `<a href="/?q=monarch">Go to the first page</a>`},
 		{"talk page", "/talks/monarch-on-rocm-1a2b", 200, "text/html; charset=utf-8", "Ada Lovelace"},
 		{"unscheduled talk", "/talks/abstract-only-5e6f", 200, "text/html; charset=utf-8", "Not on the schedule"},
 		{"unknown talk page", "/talks/no-such-talk", 404, "text/html; charset=utf-8", "no talk has the id &#34;no-such-talk&#34;"},

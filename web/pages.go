@@ -47,6 +47,8 @@ type searchPage struct {
 	Pages    []pageLink
 	PrevURL  template.URL
 	NextURL  template.URL
+	// FirstPageURL leads back from a page past the last one.
+	FirstPageURL template.URL
 }
 
 type hitView struct {
@@ -144,6 +146,7 @@ func (s *server) searchView(req search.Request, pageNum int, res *search.Result)
 		v.DidYouMeanURL = searchURL(dym, 1)
 	}
 	v.Synonyms = res.Synonyms
+	v.FirstPageURL = searchURL(req, 1)
 	v.Pages, v.PrevURL, v.NextURL = s.pagination(req, pageNum, res.Total)
 	v.Summary = summary(req, res.Total, v.From, v.To, len(v.Pages) > 0)
 	return v
@@ -162,7 +165,10 @@ func summary(req search.Request, total uint64, from, to int, paged bool) string 
 	if req.Query != "" {
 		out += " for “" + req.Query + "”"
 	}
-	if paged {
+	switch {
+	case from == 0:
+		out += ", none on this page"
+	case paged:
 		out += fmt.Sprintf(", %d–%d", from, to)
 	}
 	return out
