@@ -162,8 +162,9 @@ func runPhase(ctx context.Context, client *http.Client, m *mix, cfg Config, d ti
 		side.Go(func() {
 			select {
 			case <-time.After(cfg.ReloadAfter):
+				at := time.Since(start).Seconds()
 				p.reload = reload(ctx)
-				p.reload.AtSeconds = time.Since(start).Seconds()
+				p.reload.AtSeconds = at
 				fmt.Fprintf(progress, "reload at %.1fs: %s\n", p.reload.AtSeconds, p.reload)
 			case <-ctx.Done():
 			}
