@@ -293,11 +293,16 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	if newThesaurus != nil {
 		s.thesaurus = newThesaurus(talks)
 	}
-	s.stats = newTermStats(talks)
-	if s.dict, err = termDict(idx); err != nil {
+	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers); err != nil {
 		idx.Close()
 		return nil, err
 	}
+	relatedDF, err := termDict(idx, index.FieldTitle, index.FieldAbstract)
+	if err != nil {
+		idx.Close()
+		return nil, err
+	}
+	s.stats = newTermStats(len(talks), relatedDF)
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
 		for _, d := range s.byTime {
@@ -324,11 +329,11 @@ func timeLess(a, b *index.Talk) bool {
 	return a.ID < b.ID
 }
 
-// termDict reads the index's term dictionary of the text fields: the terms
-// a query can match, with the most talks any one field has them in.
-func termDict(idx bleve.Index) (map[string]uint64, error) {
+// termDict reads the index's term dictionaries of fields: the terms a query
+// can match, with the most talks any one of the fields has them in.
+func termDict(idx bleve.Index, fields ...string) (map[string]uint64, error) {
 	out := map[string]uint64{}
-	for _, f := range []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers} {
+	for _, f := range fields {
 		fd, err := idx.FieldDict(f)
 		if err != nil {
 			return nil, fmt.Errorf("term dictionary of %s: %w", f, err)

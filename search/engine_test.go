@@ -376,3 +376,57 @@ func TestSearchCache(t *testing.T) {
 		}
 	}
 }
+
+// TestFacetStrategiesAgree runs requests through both ways of counting
+// facets (in Go for conference-sized corpora, by Bleve facet requests for
+// large ones) and expects the same talks, totals and facets.
+func TestFacetStrategiesAgree(t *testing.T) {
+	reqs := []Request{
+		{},
+		{Query: "gpus actors cache torch"},
+		{Query: "gpus actors cache torch", Tracks: []string{"Distributed", "inference"}, Levels: []string{"Advanced"}},
+		{Query: "monarch", Rooms: []string{"Room A", "Attic"}},
+		{Query: "track:infer cache"},
+		{Query: "track:nosuch"},
+		{Query: "the"},
+		{Query: "torch", Sort: SortTime, Limit: 2, Offset: 1},
+		{Levels: []string{"Intermediate"}, Sort: SortTime},
+	}
+	run := func(goMax int) []*Result {
+		defer func(old int) { goFacetsMax = old }(goFacetsMax)
+		goFacetsMax = goMax
+		var out []*Result
+		for _, r := range reqs {
+			// A fresh snapshot each time: the result cache would answer
+			// the second run from the first.
+			s, err := newSnapshot(fixtureTalks(t), Options{CacheSize: -1}.withDefaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			nr, err := normalize(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.search(context.Background(), nr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.release()
+			out = append(out, res)
+		}
+		return out
+	}
+	inGo, inBleve := run(1<<30), run(0)
+	sortIDs := cmpopts.SortSlices(func(a, b string) bool { return a < b })
+	for i, r := range reqs {
+		if diff := cmp.Diff(hitIDs(inGo[i]), hitIDs(inBleve[i]), sortIDs); diff != "" {
+			t.Errorf("%+v: hits differ (-go +bleve):\n%s", r, diff)
+		}
+		if inGo[i].Total != inBleve[i].Total {
+			t.Errorf("%+v: total %d in Go, %d by Bleve", r, inGo[i].Total, inBleve[i].Total)
+		}
+		if diff := cmp.Diff(inGo[i].Facets, inBleve[i].Facets, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%+v: facets differ (-go +bleve):\n%s", r, diff)
+		}
+	}
+}

@@ -5,10 +5,16 @@ import (
 	"strings"
 )
 
-// Facets are counted in Go over the talks that match the query, rather than
-// by Bleve facet requests: counts that ignore each facet's own selection
-// would need one more Bleve search per selected facet, while the matching
-// talks are already at hand (see BenchmarkFacets for the comparison).
+// Facets whose counts ignore their own selection are counted in one of two
+// ways (BenchmarkFacets and BenchmarkFacetsSynthetic compare them):
+//
+//   - in Go, over every talk matching the query, for corpora of up to
+//     goFacetsMax talks: one Bleve search gives the matching talks, and
+//     filtering, counting, sorting and paging them costs microseconds;
+//   - by Bleve facet requests for larger corpora, where materialising every
+//     hit costs more than counting doc values inside Bleve: one search with
+//     every selection for the page and the unselected facets, plus one per
+//     selected facet without its own selection.
 
 // facetNames are the facets of a result, in the order of Facets' fields.
 var facetNames = [3]string{"track", "level", "room"}
@@ -88,31 +94,34 @@ func (fc *facetCounter) add(d *doc) bool {
 	return pass[0] && pass[1] && pass[2]
 }
 
-// facets returns the counts ordered by count, then value. Selected values
-// are marked, and listed even when no talk has them, so that a page can
-// show them to be unselected.
+// facets returns the counts of every facet.
 func (fc *facetCounter) facets() Facets {
-	var out [3][]FacetValue
-	for i, counts := range fc.counts {
-		vs := make([]FacetValue, 0, len(counts))
-		for v, n := range counts {
-			vs = append(vs, FacetValue{Value: v, Count: n, Selected: fc.sel[i][v]})
-		}
-		for v := range fc.sel[i] {
-			if _, ok := counts[v]; !ok {
-				vs = append(vs, FacetValue{Value: v, Count: 0, Selected: true})
-			}
-		}
-		sort.Slice(vs, func(a, b int) bool {
-			if vs[a].Count != vs[b].Count {
-				return vs[a].Count > vs[b].Count
-			}
-			return vs[a].Value < vs[b].Value
-		})
-		out[i] = vs
-	}
 	return Facets{
-		Track: out[0], Level: out[1], Room: out[2],
+		Track:   orderFacet(fc.counts[0], fc.sel[0]),
+		Level:   orderFacet(fc.counts[1], fc.sel[1]),
+		Room:    orderFacet(fc.counts[2], fc.sel[2]),
 		Missing: map[string]int{"track": fc.missing[0], "level": fc.missing[1], "room": fc.missing[2]},
 	}
+}
+
+// orderFacet returns a facet's counts ordered by count, then value.
+// Selected values are marked, and listed even when no talk has them, so
+// that a page can show them to be unselected.
+func orderFacet(counts map[string]int, selected map[string]bool) []FacetValue {
+	vs := make([]FacetValue, 0, len(counts)+len(selected))
+	for v, n := range counts {
+		vs = append(vs, FacetValue{Value: v, Count: n, Selected: selected[v]})
+	}
+	for v := range selected {
+		if _, ok := counts[v]; !ok {
+			vs = append(vs, FacetValue{Value: v, Count: 0, Selected: true})
+		}
+	}
+	sort.Slice(vs, func(a, b int) bool {
+		if vs[a].Count != vs[b].Count {
+			return vs[a].Count > vs[b].Count
+		}
+		return vs[a].Value < vs[b].Value
+	})
+	return vs
 }

@@ -60,26 +60,16 @@ var relatedFiller = strings.Fields(`pytorch torch model models training train tr
 	introducing come comes take takes hope long feature features side get gets go goes let lets
 	s t do does done have has had there here us leave leaves can't don't isn't it's we'll we're you'll you're`)
 
-// termStats are corpus-wide document frequencies of index terms, as
-// index.AnalyzeTerms makes them.
+// termStats are corpus-wide document frequencies of index terms in titles
+// and abstracts, read from the index's own term dictionaries.
 type termStats struct {
 	n      int
-	df     map[string]int
+	df     map[string]uint64
 	filler map[string]bool
 }
 
-func newTermStats(talks []index.Talk) *termStats {
-	ts := &termStats{n: len(talks), df: map[string]int{}, filler: map[string]bool{}}
-	seen := map[string]bool{}
-	for i := range talks {
-		clear(seen)
-		for _, t := range talkTerms(&talks[i]) {
-			if !seen[t] {
-				seen[t] = true
-				ts.df[t]++
-			}
-		}
-	}
+func newTermStats(n int, df map[string]uint64) *termStats {
+	ts := &termStats{n: n, df: df, filler: map[string]bool{}}
 	// One word at a time: the analyzer treats a word differently alone
 	// and in a run of stop words.
 	for _, w := range relatedFiller {
@@ -88,11 +78,6 @@ func newTermStats(talks []index.Talk) *termStats {
 		}
 	}
 	return ts
-}
-
-// talkTerms are the index terms of a talk's title and abstract.
-func talkTerms(t *index.Talk) []string {
-	return append(index.AnalyzeTerms(t.Title), index.AnalyzeTerms(t.Abstract)...)
 }
 
 // weightedTerm is a term with its weight in one talk.

@@ -20,56 +20,43 @@ type match struct {
 	hit   *bsearch.DocumentMatch
 }
 
-// singlePassMax is the largest corpus searched in one Bleve pass: the
-// positions of the matched words are collected for every matching talk,
-// which costs less than building the query's searchers a second time for
-// the page's talks while a query matches at most a few hundred talks.
-const singlePassMax = 2000
+// goFacetsMax is the largest corpus whose facets, filters, order and pages
+// are computed in Go (see facets.go). Its searches run in one Bleve pass
+// that also collects the positions of the matched words for highlights:
+// cheaper than building the query's searchers a second time while a query
+// matches at most a few thousand talks.
+var goFacetsMax = 2000
 
-// search runs a normalized request on the snapshot. It makes at most two
-// Bleve searches: one for every matching talk with its score (facets,
-// filters, sorting and paging are then done in Go), and one for the
-// positions of the matched words in the page's talks (highlights).
+// search runs a normalized request on the snapshot.
 func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	p := parseQuery(r.Query)
 	pl := s.compile(p)
-	cands, err := s.candidates(ctx, pl)
+	var (
+		page  []match
+		total uint64
+		facs  Facets
+		err   error
+	)
+	// Without a query nothing needs scoring: Go walks the talks in
+	// schedule order whatever the corpus size.
+	if len(s.byID) <= goFacetsMax || pl.q == nil {
+		page, total, facs, err = s.searchInGo(ctx, r, pl)
+	} else {
+		page, total, facs, err = s.searchWithBleveFacets(ctx, r, pl)
+	}
 	if err != nil {
 		return nil, err
 	}
-	fc := newFacetCounter(s.newSelection(r))
-	results := cands[:0:0]
-	for _, m := range cands {
-		if fc.add(m.d) {
-			results = append(results, m)
-		}
-	}
-	sortMatches(results, r.Sort, pl.q == nil)
-
 	res := &Result{
 		Query:    r.Query,
-		Total:    uint64(len(results)),
-		Hits:     []Hit{},
-		Facets:   fc.facets(),
+		Total:    total,
+		Hits:     make([]Hit, 0, len(page)),
+		Facets:   facs,
 		Synonyms: pl.synonyms,
 	}
 	res.DidYouMean = replaceWords(r.Query, pl.fixes)
-	if len(results) == 0 && res.DidYouMean == "" {
+	if total == 0 && res.DidYouMean == "" {
 		res.DidYouMean = s.suggestQuery(p)
-	}
-	page := results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
-	var hl map[string]Highlights
-	switch {
-	case pl.q == nil || len(page) == 0:
-	case page[0].hit != nil:
-		hl = make(map[string]Highlights, len(page))
-		for _, m := range page {
-			hl[m.d.talk.ID] = highlight(m.hit, m.d.talk)
-		}
-	default:
-		if hl, err = s.highlights(ctx, pl.q, page); err != nil {
-			return nil, err
-		}
 	}
 	for _, m := range page {
 		t := m.d.talk
@@ -79,8 +66,8 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 			Kind: t.Kind, Scheduled: t.Scheduled, Score: round3(m.score),
 			Highlights: Highlights{Title: []string{}, Abstract: []string{}},
 		}
-		if x, ok := hl[t.ID]; ok {
-			h.Highlights = x
+		if pl.q != nil && m.hit != nil {
+			h.Highlights = highlight(m.hit, t)
 		}
 		if h.Speakers == nil {
 			h.Speakers = []index.Speaker{}
@@ -88,6 +75,26 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 		res.Hits = append(res.Hits, h)
 	}
 	return res, nil
+}
+
+// searchInGo finds every talk matching the plan in one Bleve search, with
+// the positions of the matched words, then selects, counts facets, sorts
+// and pages in Go.
+func (s *snapshot) searchInGo(ctx context.Context, r Request, pl plan) ([]match, uint64, Facets, error) {
+	cands, err := s.candidates(ctx, pl)
+	if err != nil {
+		return nil, 0, Facets{}, err
+	}
+	fc := newFacetCounter(s.newSelection(r))
+	results := cands[:0:0]
+	for _, m := range cands {
+		if fc.add(m.d) {
+			results = append(results, m)
+		}
+	}
+	sortMatches(results, r.Sort, pl.q == nil)
+	page := results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
+	return page, uint64(len(results)), fc.facets(), nil
 }
 
 // candidates returns every talk matching the plan, before facet selection.
@@ -106,8 +113,7 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		return out, nil
 	}
 	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
-	single := len(s.byID) <= singlePassMax
-	req.IncludeLocations = single
+	req.IncludeLocations = true
 	res, err := s.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -122,13 +128,143 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		if d.talk.Kind == index.KindBreak {
 			score *= breakFactor
 		}
-		m := match{d: d, score: score}
-		if single {
-			m.hit = h
-		}
-		out = append(out, m)
+		out = append(out, match{d: d, score: score, hit: h})
 	}
 	return out, nil
+}
+
+// searchWithBleveFacets lets Bleve select, count facets, sort and page:
+// one search with every selection gives the page, the total and the counts
+// of the facets nobody selected; each selected facet is counted by one more
+// search without its own selection. Breaks are not ranked down here: that
+// needs every hit's kind, which is what this path avoids reading.
+func (s *snapshot) searchWithBleveFacets(ctx context.Context, r Request, pl plan) ([]match, uint64, Facets, error) {
+	facs := Facets{Track: []FacetValue{}, Level: []FacetValue{}, Room: []FacetValue{}, Missing: map[string]int{"track": 0, "level": 0, "room": 0}}
+	if pl.none || (pl.tracks != nil && len(pl.tracks) == 0) {
+		return nil, 0, facs, nil
+	}
+	sel := s.newSelection(r)
+	fields := [3]string{index.FieldTrack, index.FieldLevel, index.FieldRoom}
+	base := []query.Query{query.NewMatchAllQuery()}
+	if pl.q != nil {
+		base[0] = pl.q
+	}
+	if pl.tracks != nil {
+		base = append(base, valuesQuery(index.FieldTrack, pl.tracks))
+	}
+	// filtered is the base with the selections of every facet but skip.
+	filtered := func(skip int) query.Query {
+		qs := append([]query.Query{}, base...)
+		for i, vs := range sel {
+			if i != skip && len(vs) > 0 {
+				qs = append(qs, valuesQuery(fields[i], vs))
+			}
+		}
+		if len(qs) == 1 {
+			return qs[0]
+		}
+		return query.NewConjunctionQuery(qs)
+	}
+	main := bleve.NewSearchRequestOptions(filtered(-1), r.Limit, r.Offset, false)
+	if r.Sort == SortTime {
+		main.SortByCustom(bsearch.SortOrder{
+			&bsearch.SortField{Field: index.FieldStart, Type: bsearch.SortFieldAsDate, Missing: bsearch.SortFieldMissingLast},
+			&bsearch.SortDocID{},
+		})
+	}
+	reqs := []*bleve.SearchRequest{main}
+	for i, vs := range sel {
+		fr := bleve.NewFacetRequest(fields[i], facetTermsMax)
+		if len(vs) == 0 {
+			main.AddFacet(facetNames[i], fr)
+			continue
+		}
+		own := bleve.NewSearchRequestOptions(filtered(i), 0, 0, false)
+		own.AddFacet(facetNames[i], fr)
+		reqs = append(reqs, own)
+	}
+	var page []match
+	var total uint64
+	counts := [3]map[string]int{}
+	for k, req := range reqs {
+		res, err := s.idx.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, 0, facs, fmt.Errorf("search: %w", err)
+		}
+		if k == 0 {
+			total = res.Total
+			for _, h := range res.Hits {
+				if d, ok := s.byID[h.ID]; ok {
+					page = append(page, match{d: d, score: h.Score, hit: h})
+				}
+			}
+		}
+		for i, name := range facetNames {
+			f, ok := res.Facets[name]
+			if !ok {
+				continue
+			}
+			counts[i] = map[string]int{}
+			if f.Terms != nil {
+				for _, t := range f.Terms.Terms() {
+					counts[i][t.Term] = t.Count
+				}
+			}
+			facs.Missing[name] = f.Missing
+		}
+	}
+	facs.Track = orderFacet(counts[0], sel[0])
+	facs.Level = orderFacet(counts[1], sel[1])
+	facs.Room = orderFacet(counts[2], sel[2])
+	if err := s.locate(ctx, pl.q, page); err != nil {
+		return nil, 0, facs, err
+	}
+	return page, total, facs, nil
+}
+
+// locate searches the page's talks again, this time with the positions of
+// the matched words for highlights: asking for them in the first search
+// would compute them for every matching talk.
+func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) error {
+	if len(page) == 0 {
+		return nil
+	}
+	ids := make([]string, len(page))
+	for i, m := range page {
+		ids[i] = m.d.talk.ID
+	}
+	req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), q}), len(ids), 0, false)
+	req.IncludeLocations = true
+	res, err := s.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return fmt.Errorf("locate matched words: %w", err)
+	}
+	byID := make(map[string]*bsearch.DocumentMatch, len(res.Hits))
+	for _, h := range res.Hits {
+		byID[h.ID] = h
+	}
+	for i := range page {
+		page[i].hit = byID[page[i].d.talk.ID]
+	}
+	return nil
+}
+
+// facetTermsMax bounds the values of a facet Bleve returns: tracks, levels
+// and rooms of a conference are a few dozen at most.
+const facetTermsMax = 200
+
+// valuesQuery matches talks whose keyword field has any of the values.
+func valuesQuery(field string, values map[string]bool) query.Query {
+	qs := make([]query.Query, 0, len(values))
+	for v := range values {
+		q := query.NewTermQuery(v)
+		q.SetField(field)
+		qs = append(qs, q)
+	}
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return query.NewDisjunctionQuery(qs)
 }
 
 // sortMatches orders results: by time (start, unscheduled last), or by
@@ -145,29 +281,4 @@ func sortMatches(ms []match, by string, noQuery bool) {
 		}
 		return ms[i].d.ord < ms[j].d.ord
 	})
-}
-
-// highlights searches the page's talks again, this time for the positions
-// of the matched words, and marks them.
-func (s *snapshot) highlights(ctx context.Context, q query.Query, page []match) (map[string]Highlights, error) {
-	ids := make([]string, len(page))
-	for i, m := range page {
-		ids[i] = m.d.talk.ID
-	}
-	hq := query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), q})
-	req := bleve.NewSearchRequestOptions(hq, len(ids), 0, false)
-	req.IncludeLocations = true
-	res, err := s.idx.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("highlight: %w", err)
-	}
-	out := make(map[string]Highlights, len(res.Hits))
-	for _, h := range res.Hits {
-		d, ok := s.byID[h.ID]
-		if !ok {
-			continue
-		}
-		out[h.ID] = highlight(h, d.talk)
-	}
-	return out, nil
 }

@@ -1,0 +1,73 @@
+package search
+
+import (
+	"context"
+	"flag"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// syntheticSize is the corpus of the *Synthetic benchmarks: index.Synthetic
+// talks (seeded, with the seeds' vocabulary and facet shapes). Building the
+// engine over 100k talks takes a minute on two cores, so these benchmarks
+// skip under -short.
+//
+//	go test ./search -run '^$' -bench Synthetic -benchtime 200x
+//	go test ./search -run '^$' -bench Synthetic -synthetic 20000
+var syntheticSize = flag.Int("synthetic", 100_000, "talks in the corpus of the *Synthetic benchmarks")
+
+var (
+	synthOnce sync.Once
+	synthEng  *Engine
+	synthErr  error
+)
+
+func syntheticEngine(b *testing.B) *Engine {
+	b.Helper()
+	if testing.Short() {
+		b.Skip("synthetic corpus skipped with -short")
+	}
+	synthOnce.Do(func() {
+		talks := index.Synthetic(*syntheticSize, 1)
+		t0 := time.Now()
+		synthEng, synthErr = NewWithOptions(&index.Corpus{Talks: talks}, Options{CacheSize: -1})
+		b.Logf("engine over %d synthetic talks built in %v", len(talks), time.Since(t0).Round(time.Millisecond))
+	})
+	if synthErr != nil {
+		b.Fatal(synthErr)
+	}
+	return synthEng
+}
+
+// BenchmarkSearchSynthetic: the benchRequests mix (facets, highlights,
+// paging, browsing) without the result cache.
+func BenchmarkSearchSynthetic(b *testing.B) {
+	e := syntheticEngine(b)
+	ctx := context.Background()
+	runTimed(b, len(benchRequests), func(i int) error {
+		_, err := e.Search(ctx, benchRequests[i])
+		return err
+	})
+}
+
+// BenchmarkRelatedSynthetic: related talks computed on first use, as Talk
+// does for corpora too large to precompute.
+func BenchmarkRelatedSynthetic(b *testing.B) {
+	e := syntheticEngine(b)
+	s := e.snap.Load()
+	ctx := context.Background()
+	docs := s.byTime
+	runTimed(b, len(docs), func(i int) error {
+		_, err := s.computeRelated(ctx, docs[i])
+		return err
+	})
+}
+
+// BenchmarkFacetsSynthetic compares facets counted in Go and by Bleve
+// facet requests on the synthetic corpus.
+func BenchmarkFacetsSynthetic(b *testing.B) {
+	benchFacets(b, syntheticEngine(b), "training", []string{"Training Systems"})
+}
