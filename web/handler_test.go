@@ -345,6 +345,15 @@ func checkBody(t *testing.T, body string, has, hasNot []string) {
 	}
 }
 
+func TestHealthzHead(t *testing.T) {
+	h, _ := newTestHandler(t, zerolog.Nop())
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, "/healthz", nil))
+	if rec.Code != http.StatusOK {
+		t.Errorf("HEAD /healthz: %d", rec.Code)
+	}
+}
+
 func TestBodyTooLarge(t *testing.T) {
 	h, _ := newTestHandler(t, zerolog.Nop())
 	req := httptest.NewRequest(http.MethodGet, "/api/search", strings.NewReader(strings.Repeat("x", 65<<10)))

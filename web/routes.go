@@ -26,6 +26,7 @@ func (s *server) routes(r *gin.Engine) {
 	r.GET("/api/overlaps", s.apiOverlaps)
 
 	r.GET("/healthz", s.healthz)
+	r.HEAD("/healthz", s.healthz) // monitors often probe with HEAD
 	r.POST("/admin/reload", s.adminReload)
 	r.GET("/static/*file", s.staticFile)
 
