@@ -67,11 +67,21 @@ func ParseSched(file string, data []byte) *Schedule {
 		if k+1 < len(headers) {
 			end = headers[k+1]
 		}
-		s.Blocks++
-		t, warns := parseBlock(file, lines, h, end)
-		s.Warnings = append(s.Warnings, warns...)
-		if t != nil {
-			s.Talks = append(s.Talks, *t)
+		// Normally one session per time header; parallel sessions may also
+		// follow each other under one header, so read on after the first.
+		for i, first := h+1, true; ; first = false {
+			t, next, warns, ok := parseSession(file, lines, i, end, first)
+			s.Warnings = append(s.Warnings, warns...)
+			if ok || first {
+				s.Blocks++
+			}
+			if t != nil {
+				s.Talks = append(s.Talks, *t)
+			}
+			if !ok || next <= i {
+				break
+			}
+			i = next
 		}
 	}
 	if len(headers) == 0 {
@@ -90,31 +100,37 @@ func splitLines(data []byte) []string {
 	return raw
 }
 
-// parseBlock reads the block lines[h:end] whose time header is at h. Line
-// numbers in warnings are 1-based.
-func parseBlock(file string, lines []string, h, end int) (*Talk, []Warning) {
-	var warns []Warning
+// parseSession reads the session that starts at or after line from, in
+// the block of lines up to end. first is set for the first session after a
+// time header: only then is a missing title or date line worth a warning
+// (later, it is the end of the block). ok reports whether a session block
+// was found; next is the line after it. Line numbers in warnings are 1-based.
+func parseSession(file string, lines []string, from, end int, first bool) (t *Talk, next int, warns []Warning, ok bool) {
 	warn := func(i int, format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: i + 1, Msg: fmt.Sprintf(format, args...)})
 	}
-	i := h + 1
+	i := from
 	for i < end && lines[i] == "" {
 		i++
 	}
 	if i >= end {
-		warn(h, "truncated session block: time header without a title")
-		return nil, warns
+		if first {
+			warn(from-1, "truncated session block: time header without a title")
+		}
+		return nil, end, warns, first
 	}
 	titleLine, titleAt := lines[i], i
 	i++
 	if i >= end || !dateLineRE.MatchString(lines[i]) {
-		warn(titleAt, "truncated session block %q: no date line after the title", titleLine)
-		return nil, warns
+		if first {
+			warn(titleAt, "truncated session block %q: no date line after the title", titleLine)
+		}
+		return nil, end, warns, first
 	}
 	start, stop, err := parseDateLine(lines[i])
 	if err != nil {
 		warn(i, "session block %q: %v", titleLine, err)
-		return nil, warns
+		return nil, i + 1, warns, true
 	}
 	dateLine := lines[i]
 	i++
@@ -124,32 +140,27 @@ func parseBlock(file string, lines []string, h, end int) (*Talk, []Warning) {
 		i++
 	}
 
-	// The body runs to the closing date line (the last one of the block).
-	// Without it the block was cut short: keep what is there, up to the
-	// sidebar, and say so.
-	closing := -1
-	for j := end - 1; j >= i; j-- {
-		if dateLineRE.MatchString(lines[j]) {
-			closing = j
-			break
-		}
-	}
+	// The body runs to the closing date line: the date line repeated and
+	// followed by the same room. Without it the block was cut short: keep
+	// what is there, up to the next session or the sidebar, and say so.
+	closing := findClosing(lines, i, end, dateLine, room)
 	bodyEnd := closing
 	if closing < 0 {
 		warn(titleAt, "truncated session block %q: no closing date, room and track lines", titleLine)
 		bodyEnd = end
 		for j := i; j < end; j++ {
-			if strings.HasPrefix(lines[j], sidebarStart) {
+			if strings.HasPrefix(lines[j], sidebarStart) || (j > i && lines[j] != "" && j+1 < end && dateLineRE.MatchString(lines[j+1])) {
 				bodyEnd = j
 				break
 			}
 		}
+		next = bodyEnd
 	} else if lines[closing] != dateLine {
 		warn(closing, "session block %q: closing date line %q differs from %q", titleLine, lines[closing], dateLine)
 	}
 	body := lines[i:bodyEnd]
 
-	t := &Talk{Start: &start, End: &stop, Room: room, Scheduled: true, Sources: []string{file}}
+	t = &Talk{Start: &start, End: &stop, Room: room, Scheduled: true, Sources: []string{file}}
 	abstract := body
 	var people []sectionSpeaker
 	for j, l := range body {
@@ -161,10 +172,12 @@ func parseBlock(file string, lines []string, h, end int) (*Talk, []Warning) {
 	}
 	t.Abstract = joinParagraphs(abstractParagraphs(abstract))
 	if closing >= 0 {
-		t.Track, t.Level = parseTrailer(lines[closing+1 : end])
+		var n int
+		t.Track, t.Level, n = parseTrailer(lines[closing+1 : end])
 		if t.Room == "" && closing+1 < end {
 			t.Room = lines[closing+1]
 		}
+		next = closing + 1 + n
 	}
 
 	t.Title = titleLine
@@ -192,7 +205,29 @@ func parseBlock(file string, lines []string, h, end int) (*Talk, []Warning) {
 	}
 	t.Kind = sessionKind(t.Title, t.Track)
 	t.ID = TalkID(t.Title, ScheduledIdentity(t.Title, t.Start))
-	return t, warns
+	return t, next, warns, true
+}
+
+// findClosing returns the index of the closing date line of a session
+// whose body starts at i, or -1. The closing line repeats the opening one
+// and is followed by the room; a date line followed by the room but with
+// other times is taken too (the caller warns).
+func findClosing(lines []string, i, end int, dateLine, room string) int {
+	sameRoom := func(j int) bool { return room == "" || (j+1 < end && lines[j+1] == room) }
+	for j := i; j < end; j++ {
+		if lines[j] == dateLine && sameRoom(j) {
+			return j
+		}
+	}
+	if room == "" {
+		return -1
+	}
+	for j := i; j < end; j++ {
+		if dateLineRE.MatchString(lines[j]) && sameRoom(j) {
+			return j
+		}
+	}
+	return -1
 }
 
 // parseDateLine reads "Wednesday April 8, 2026 08:00 - 15:25 CEST".
@@ -224,11 +259,12 @@ func parseDateLine(l string) (start, end time.Time, err error) {
 
 // parseTrailer reads the lines after the closing date line: the room again,
 // then indented lines with the track and "• Audience Level X". It stops at
-// the first blank line, which keeps the page's sidebar out.
-func parseTrailer(lines []string) (track, level string) {
+// the first blank line, which keeps the page's sidebar out, and returns how
+// many lines it read.
+func parseTrailer(lines []string) (track, level string, n int) {
 	for k, l := range lines {
 		if l == "" {
-			break
+			return track, level, k
 		}
 		if k == 0 {
 			continue // the room, already known from the top of the block
@@ -244,7 +280,7 @@ func parseTrailer(lines []string) (track, level string) {
 			track = l
 		}
 	}
-	return track, level
+	return track, level, len(lines)
 }
 
 // abstractParagraphs turns the abstract lines of a block into paragraphs,

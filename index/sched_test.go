@@ -363,3 +363,33 @@ func TestSessionKind(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSchedSharedHeader: two parallel sessions under one time header,
+// the second with the same date line as the first, are two talks.
+func TestParseSchedSharedHeader(t *testing.T) {
+	page := strings.Join([]string{
+		"11:00 CEST", "",
+		"Talk One - Ada Lovelace, Babbage & Co",
+		"Wednesday April 8, 2026 11:00 - 11:25 CEST", "Master Stage",
+		"First abstract.",
+		"Speakers", "avatar for Ada Lovelace", "", "Ada Lovelace", "", "Engineer, Babbage & Co", "Bio of Ada.",
+		"Wednesday April 8, 2026 11:00 - 11:25 CEST", "Master Stage", "\u00a0 Training Systems", "",
+		"Talk Two",
+		"Wednesday April 8, 2026 11:00 - 11:25 CEST", "Junior Stage",
+		"Second abstract.",
+		"Wednesday April 8, 2026 11:00 - 11:25 CEST", "Junior Stage", "\u00a0 Frameworks & Compilers", "\u00a0 • Audience Level Advanced",
+		"", "\u00a0 • Filter By Date", "    Apr 7 - 8, 2026",
+	}, "\n")
+	s := ParseSched("p.txt", []byte(page))
+	var got []string
+	for _, tk := range s.Talks {
+		got = append(got, strings.Join([]string{tk.Title, tk.Room, tk.Track, tk.Level, tk.Abstract}, " | "))
+	}
+	want := []string{
+		"Talk One | Master Stage | Training Systems |  | First abstract.",
+		"Talk Two | Junior Stage | Frameworks & Compilers | Advanced | Second abstract.",
+	}
+	if d := cmp.Diff(want, got); d != "" || s.Blocks != 2 || len(s.Warnings) != 0 {
+		t.Errorf("blocks %d, warnings %v, talks (-want +got):\n%s", s.Blocks, s.Warnings, d)
+	}
+}
