@@ -243,7 +243,7 @@ func parseSpeakers(s string) []index.Speaker {
 		}
 		sp := index.Speaker{Name: part}
 		if strings.HasSuffix(part, ")") {
-			if open := strings.LastIndex(part, "("); open > 0 {
+			if open := strings.Index(part, "("); open > 0 {
 				sp.Name = strings.TrimSpace(part[:open])
 				sp.Affiliation = strings.TrimSpace(part[open+1 : len(part)-1])
 			}

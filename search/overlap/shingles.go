@@ -23,7 +23,7 @@ const shingleSize = 3
 // subjects ("Meet the vLLM Maintainers", "Meet the Ray Maintainers") shares
 // its wording but not its distinctive terms, and is not one submission.
 const (
-	nearDupMin         = 0.5
+	nearDupMin         = 0.3
 	nearDupContainment = 0.8
 	nearDupCos         = 0.5
 )

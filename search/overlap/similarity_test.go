@@ -77,3 +77,38 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// On synthetic submissions many terms are common (kept out of the index),
+// so the search is no longer exact by construction: it must still find
+// nearly every pair brute force finds, with the same scores.
+func TestTopicalPairsRecallOnSynthetic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compares 1.1M pairs")
+	}
+	d := newDetector(syntheticSubmissions(1500, 3))
+	common := 0
+	for _, f := range d.voc.df {
+		if f > commonFloor {
+			common++
+		}
+	}
+	if common < 20 {
+		t.Fatalf("only %d common terms: the test would not exercise the dense part", common)
+	}
+	const threshold = DefaultClashMin
+	want := bruteForcePairs(d.vecs, threshold)
+	got := collectPairs(d.vecs, d.voc.df, threshold)
+	scores := map[[2]int]float64{}
+	for _, w := range want {
+		scores[[2]int{w.i, w.j}] = w.score
+	}
+	for _, g := range got {
+		s, ok := scores[[2]int{g.i, g.j}]
+		if !ok || abs(s-g.score) > 1e-9 {
+			t.Fatalf("pair %v scores %v, brute force %v (found %v)", g, g.score, s, ok)
+		}
+	}
+	if recall := float64(len(got)) / float64(len(want)); recall < 0.99 {
+		t.Errorf("recall %.4f (%d of %d pairs), want ≥ 0.99", recall, len(got), len(want))
+	}
+}
