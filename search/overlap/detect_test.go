@@ -134,7 +134,7 @@ func TestSeedReport(t *testing.T) {
 	// The Monarch talks form one cluster named after Monarch.
 	monarch := map[string]bool{
 		talkBy(t, talks, "Monarch: An API").ID:                               true,
-		talkBy(t, talks, "Bringing PyTorch Monarch to AMD").ID:                true,
+		talkBy(t, talks, "Bringing PyTorch Monarch to AMD").ID:               true,
 		talkBy(t, talks, "Asynchronous Reinforcement Learning (AsyncRL)").ID: true,
 	}
 	var found *Cluster
