@@ -16,7 +16,8 @@ const maxPairsShown = 100
 // overlapsPage is the view of GET /overlaps.
 type overlapsPage struct {
 	page
-	Min        string // the threshold as asked, for the form
+	Min        string  // the threshold as asked, for the form
+	DefaultMin float64 // what an empty threshold means
 	Clusters   []clusterView
 	Pairs      []pairView
 	PairsTotal int
@@ -63,6 +64,7 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 	v := overlapsPage{
 		page:       s.newPage("Overlapping talks"),
 		Min:        min,
+		DefaultMin: overlap.DefaultMin,
 		PairsTotal: len(rep.Pairs),
 		Merged:     rep.Merged,
 	}
