@@ -180,32 +180,49 @@ func parseSession(file string, lines []string, from, end int, first bool) (t *Ta
 		next = closing + 1 + n
 	}
 
-	t.Title = titleLine
-	if len(people) == 0 && closing < 0 {
-		// The Speakers section may be lost with the end of the block: take
-		// the speakers from the last " - " followed by "Name, Affiliation".
-		if title, speakers, ok := splitTitleGuess(titleLine); ok {
-			t.Title, t.Speakers = title, speakers
-			warn(titleAt, "session block %q: speakers guessed from the title line", titleLine)
-		}
-	}
-	if len(people) > 0 {
-		title, speakers, ok := splitTitleLine(titleLine, people)
-		switch {
-		case !ok && !strings.Contains(titleLine, " - "):
-			// "Meet the vLLM Maintainers": the title names no one; the
-			// Speakers section is all there is.
-			for _, p := range people {
-				speakers = append(speakers, Speaker{Name: p.Name, Affiliation: p.Role})
-			}
-		case !ok:
-			warn(titleAt, "session block %q: no speaker of the Speakers section found after a \" - \" in the title line", titleLine)
-		}
-		t.Title, t.Speakers = title, speakers
+	var problem string
+	t.Title, t.Speakers, problem = titleAndSpeakers(titleLine, people, closing < 0)
+	if problem != "" {
+		warn(titleAt, "session block %q: %s", titleLine, problem)
 	}
 	t.Kind = sessionKind(t.Title, t.Track)
 	t.ID = TalkID(t.Title, ScheduledIdentity(t.Title, t.Start))
 	return t, next, warns, true
+}
+
+// titleAndSpeakers separates the title line into title and speakers with
+// the help of the speakers of the Speakers section (people). problem says
+// what went wrong, if anything; the whole line is then the title.
+func titleAndSpeakers(line string, people []sectionSpeaker, truncated bool) (title string, speakers []Speaker, problem string) {
+	if len(people) == 0 {
+		if truncated {
+			// The Speakers section may be lost with the end of the block:
+			// guess from the last " - " followed by "Name, Affiliation".
+			if title, speakers, ok := splitTitleGuess(line); ok {
+				return title, speakers, "speakers guessed from the title line"
+			}
+		}
+		return line, nil, ""
+	}
+	if title, speakers, ok := splitTitleLine(line, people); ok {
+		return title, speakers, ""
+	}
+	// The Speakers section is all there is to go by: for "Meet the vLLM
+	// Maintainers", whose title names no one, and for a title line whose
+	// names match no speaker (then the line is cut at its last " - " if
+	// that looks like "Name, Affiliation").
+	for _, p := range people {
+		speakers = append(speakers, Speaker{Name: p.Name, Affiliation: p.Role})
+	}
+	if !strings.Contains(line, " - ") {
+		return line, speakers, ""
+	}
+	if guess, _, ok := splitTitleGuess(line); ok {
+		title = guess
+	} else {
+		title = line
+	}
+	return title, speakers, "no speaker of the Speakers section found after a \" - \" in the title line; speakers taken from the section"
 }
 
 // findClosing returns the index of the closing date line of a session
@@ -246,7 +263,7 @@ func parseDateLine(l string) (start, end time.Time, err error) {
 		n = append(n, v)
 	}
 	day, year := n[0], n[1]
-	if n[2] > 23 || n[3] > 59 || n[4] > 24 || n[5] > 59 {
+	if day < 1 || day > 31 || n[2] > 23 || n[3] > 59 || n[4] > 24 || n[5] > 59 {
 		return start, end, fmt.Errorf("impossible time in %q", l)
 	}
 	start = time.Date(year, month.Month(), day, n[2], n[3], 0, 0, CEST)

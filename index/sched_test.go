@@ -393,3 +393,27 @@ func TestParseSchedSharedHeader(t *testing.T) {
 		t.Errorf("blocks %d, warnings %v, talks (-want +got):\n%s", s.Blocks, s.Warnings, d)
 	}
 }
+
+// TestParseSchedUnknownSpeaker: the title line names someone the Speakers
+// section does not list; the section's speakers are kept, with a warning.
+func TestParseSchedUnknownSpeaker(t *testing.T) {
+	page := strings.Join([]string{
+		"11:00 CEST", "",
+		"Widgets - Part Two - Zed Zulu, Acme",
+		"Wednesday April 8, 2026 11:00 - 11:25 CEST", "Master Stage",
+		"Speakers", "avatar for Ada Lovelace", "", "Ada Lovelace", "", "Engineer, Babbage & Co",
+		"Wednesday April 8, 2026 11:00 - 11:25 CEST", "Master Stage", "\u00a0 Training Systems",
+	}, "\n")
+	s := ParseSched("p.txt", []byte(page))
+	if len(s.Talks) != 1 {
+		t.Fatalf("%d talks, want 1", len(s.Talks))
+	}
+	got := s.Talks[0]
+	if got.Title != "Widgets - Part Two" || !cmp.Equal(got.Speakers, []Speaker{{Name: "Ada Lovelace", Affiliation: "Engineer, Babbage & Co"}}) {
+		t.Errorf("title %q, speakers %v", got.Title, got.Speakers)
+	}
+	want := []Warning{{File: "p.txt", Line: 3, Msg: `session block "Widgets - Part Two - Zed Zulu, Acme": no speaker of the Speakers section found after a " - " in the title line; speakers taken from the section`}}
+	if d := cmp.Diff(want, s.Warnings); d != "" {
+		t.Errorf("warnings (-want +got):\n%s", d)
+	}
+}
