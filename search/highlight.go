@@ -1,10 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/document"
 	bsearch "github.com/blevesearch/bleve/v2/search"
+	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
 	htmlformat "github.com/blevesearch/bleve/v2/search/highlight/format/html"
 	"github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
@@ -32,8 +34,36 @@ const (
 
 var (
 	titleHighlighter    = simplehl.NewHighlighter(simple.NewFragmenter(titleFragmentRunes), htmlformat.NewFragmentFormatter(markOpen, markClose), "…")
-	abstractHighlighter = simplehl.NewHighlighter(simple.NewFragmenter(abstractFragmentRunes), htmlformat.NewFragmentFormatter(markOpen, markClose), "…")
+	abstractHighlighter = simplehl.NewHighlighter(wordFragmenter{simple.NewFragmenter(abstractFragmentRunes)}, htmlformat.NewFragmentFormatter(markOpen, markClose), "…")
 )
+
+// wordFragmenter trims the fragments of Bleve's simple fragmenter, which
+// cut at a rune count, to whole words ("…orchestrators" rather than
+// "…rchestrators"), never past a matched word.
+type wordFragmenter struct{ bhighlight.Fragmenter }
+
+func (f wordFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment {
+	frags := f.Fragmenter.Fragment(orig, ot)
+	for _, fr := range frags {
+		first, last := fr.End, fr.Start
+		for _, tl := range ot {
+			if tl.Start >= fr.Start && tl.End <= fr.End {
+				first, last = min(first, tl.Start), max(last, tl.End)
+			}
+		}
+		if fr.Start > 0 && !isSpaceByte(orig[fr.Start-1]) {
+			if i := bytes.IndexAny(orig[fr.Start:first], " \t\n"); i >= 0 {
+				fr.Start += i + 1
+			}
+		}
+		if fr.End < len(orig) && !isSpaceByte(orig[fr.End]) {
+			if i := bytes.LastIndexAny(orig[last:fr.End], " \t\n"); i >= 0 {
+				fr.End = last + i
+			}
+		}
+	}
+	return frags
+}
 
 // highlight marks the matched words of h in the talk's title and abstract.
 // Only fragments with a match are kept.
