@@ -86,7 +86,12 @@ func Detect(talks []index.Talk, opts Options) *Report {
 		rep.Pairs = append(rep.Pairs, d.reportPair(found.top[k]))
 	}
 	rep.Clusters = d.buildClusters(found.top, minScore, math.Min(minScore, clashMin))
-	rep.Clashes = d.buildClashes(found.clashes)
+	clashes := found.clashes
+	if len(clashes) > maxPairs {
+		rep.MoreClashes = len(clashes) - maxPairs
+		clashes = clashes[:maxPairs]
+	}
+	rep.Clashes = d.buildClashes(clashes)
 	return rep
 }
 

@@ -36,7 +36,8 @@ type Options struct {
 	Min float64
 	// ClashMin is the lowest score of a clash (0..1); 0 means DefaultClashMin.
 	ClashMin float64
-	// MaxPairs is the most pairs reported; 0 means DefaultMaxPairs.
+	// MaxPairs is the most pairs, and the most clashes, reported; 0 means
+	// DefaultMaxPairs.
 	MaxPairs int
 }
 
@@ -49,6 +50,8 @@ type Report struct {
 	More     int       `json:"more,omitempty"`
 	Clusters []Cluster `json:"clusters"` // groups of linked talks, largest first
 	Clashes  []Clash   `json:"clashes"`  // similar talks in overlapping slots, best first
+	// MoreClashes is how many clashes MaxPairs left out.
+	MoreClashes int `json:"more_clashes,omitempty"`
 	// Merged are the exact duplicates ingestion already folded into one talk
 	// (a talk found in several dumps), with the dumps it came from.
 	Merged []Merged `json:"merged"`
