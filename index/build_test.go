@@ -168,3 +168,17 @@ func TestBuildHighlightOffsets(t *testing.T) {
 		}
 	}
 }
+
+// Builds of several batches (two workers) and of nothing.
+func TestBuildSizes(t *testing.T) {
+	for _, n := range []int{0, 1, batchSize, 2*batchSize + 500} {
+		idx, err := Build(Synthetic(n, 3))
+		if err != nil {
+			t.Fatalf("Build(%d talks): %v", n, err)
+		}
+		if got, _ := idx.DocCount(); got != uint64(n) {
+			t.Errorf("Build(%d talks): DocCount %d", n, got)
+		}
+		idx.Close()
+	}
+}

@@ -74,8 +74,7 @@ type Thesaurus struct {
 }
 
 type phraseRef struct {
-	group  int
-	phrase string
+	group, phrase int
 }
 
 // NewThesaurus returns the curated synonyms plus those mined from talks.
@@ -86,17 +85,13 @@ func NewThesaurus(talks []Talk) *Thesaurus {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		oneWay := false
-		if from, to, ok := strings.Cut(line, "=>"); ok {
-			oneWay, line = true, from+"|"+to
-		}
 		var phrases []string
 		for _, p := range strings.Split(line, "|") {
 			if p = strings.TrimSpace(p); p != "" {
 				phrases = append(phrases, p)
 			}
 		}
-		b.add(phrases, oneWay, SourceCurated)
+		b.add(phrases, false, SourceCurated)
 	}
 	for _, t := range talks {
 		for _, text := range []string{t.Title, t.Abstract} {
@@ -151,17 +146,14 @@ func (th *Thesaurus) Expand(words []string) []Expansion {
 			for _, ref := range th.byKey[strings.Join(key, " ")] {
 				g := th.groups[ref.group]
 				var alts []string
-				for _, p := range g.Phrases {
-					if keyOf(p) != keyOf(ref.phrase) {
+				for i, p := range g.Phrases {
+					if i != ref.phrase {
 						alts = append(alts, p)
 					}
 				}
-				if len(alts) == 0 {
-					continue
-				}
 				out = append(out, Expansion{
 					Start: terms[s].word, End: terms[s+n-1].word + 1,
-					Matched: ref.phrase, Alternatives: alts, Sources: g.Sources,
+					Matched: g.Phrases[ref.phrase], Alternatives: alts, Sources: slices.Clone(g.Sources),
 				})
 				matched = n
 			}
@@ -254,14 +246,14 @@ func (b *thesaurusBuilder) build() *Thesaurus {
 			continue
 		}
 		th.groups = append(th.groups, g)
-		triggers := g.Phrases
+		triggers := len(g.Phrases)
 		if g.OneWay {
-			triggers = g.Phrases[:1]
+			triggers = 1
 		}
-		for _, p := range triggers {
+		for i, p := range g.Phrases[:triggers] {
 			k := keyTerms(p)
 			key := strings.Join(k, " ")
-			th.byKey[key] = append(th.byKey[key], phraseRef{len(th.groups) - 1, p})
+			th.byKey[key] = append(th.byKey[key], phraseRef{len(th.groups) - 1, i})
 			th.maxTerms = max(th.maxTerms, len(k))
 		}
 	}

@@ -122,3 +122,11 @@ func TestExpansionString(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
+
+func BenchmarkThesaurusExpand(b *testing.B) {
+	th := NewThesaurus(seedTalks(b))
+	words := strings.Fields("serving mixture of experts models with KV cache offload on AMD GPUs")
+	for b.Loop() {
+		th.Expand(words)
+	}
+}
