@@ -114,7 +114,7 @@ func Load(fsys fs.FS) (*Corpus, error) {
 		}
 	}
 
-	m := &merger{}
+	m := newMerger()
 	var all []string
 	for _, s := range scheds {
 		for _, t := range s.Talks {

@@ -25,22 +25,13 @@ type Merge struct {
 
 // known is a talk under construction with its matching data.
 type known struct {
-	talk     Talk
-	shingles map[string]struct{} // every shingle of the abstract
-	folded   string              // folded words of the abstract, for short paragraphs
+	talk  Talk
+	paras []string // the abstract's paragraphs
+	// folded holds the folded words of the abstract between spaces, for
+	// paragraphs too short to have shingles.
+	folded string
 	// firstFile is the seed file the talk was first found in.
 	firstFile string
-}
-
-func newKnown(t Talk) *known {
-	k := &known{talk: t, shingles: map[string]struct{}{}}
-	k.refresh()
-	return k
-}
-
-func (k *known) refresh() {
-	k.shingles = shingles(k.talk.Abstract)
-	k.folded = " " + strings.Join(matchWords(k.talk.Abstract), " ") + " "
 }
 
 func (k *known) addSource(file string) {
@@ -56,81 +47,122 @@ func (k *known) addSource(file string) {
 // when the paragraph repeats it, otherwise to a talk of its own made by
 // grouping continuous paragraphs.
 type merger struct {
-	talks  []*known
-	idf    map[string]float64
-	merges []Merge
+	talks []*known
+	// byShingle lists, for each shingle, the talks whose abstract has it:
+	// matching a paragraph looks up its shingles instead of comparing it
+	// with every talk.
+	byShingle   map[string][]int
+	scheduledID map[string]int // index of each scheduled talk by id
+	idf         map[string]float64
+	merges      []Merge
+}
+
+func newMerger() *merger {
+	return &merger{byShingle: map[string][]int{}, scheduledID: map[string]int{}}
+}
+
+// add makes t a known talk and returns its index.
+func (m *merger) add(t Talk, firstFile string) int {
+	i := len(m.talks)
+	paras := splitParagraphs(t.Abstract)
+	t.Abstract = ""
+	m.talks = append(m.talks, &known{talk: t, firstFile: firstFile, folded: " "})
+	for _, p := range paras {
+		m.addParagraph(i, p)
+	}
+	return i
+}
+
+// addParagraph adds paragraph p to the abstract of talk i and to the
+// matching data. Shingles are taken per paragraph, so a talk grown one
+// paragraph at a time matches as if it had been read whole.
+func (m *merger) addParagraph(i int, p string) {
+	k := m.talks[i]
+	k.paras = append(k.paras, p)
+	k.talk.Abstract = joinParagraphs(k.paras)
+	k.folded += strings.Join(matchWords(p), " ") + " "
+	for s := range shingles(p) {
+		ts := m.byShingle[s]
+		if len(ts) == 0 || ts[len(ts)-1] != i {
+			m.byShingle[s] = append(ts, i)
+		}
+	}
 }
 
 // addScheduled adds a talk of a schedule page. The same session (same
 // title and start) on two schedule pages is one talk with both sources.
 func (m *merger) addScheduled(t Talk) {
-	for _, k := range m.talks {
-		if k.talk.Scheduled && k.talk.ID == t.ID {
-			for _, s := range t.Sources {
-				k.addSource(s)
-				m.merges = append(m.merges, Merge{TalkID: t.ID, Title: t.Title, File: s})
-			}
-			return
+	if i, ok := m.scheduledID[t.ID]; ok {
+		for _, s := range t.Sources {
+			m.talks[i].addSource(s)
+			m.merges = append(m.merges, Merge{TalkID: t.ID, Title: t.Title, File: s})
 		}
+		return
 	}
-	k := newKnown(t)
+	first := ""
 	if len(t.Sources) > 0 {
-		k.firstFile = t.Sources[0]
+		first = t.Sources[0]
 	}
-	m.talks = append(m.talks, k)
+	m.scheduledID[t.ID] = m.add(t, first)
 }
 
 // match returns the index of the known talk that contains paragraph p, or
 // -1. prefer is the talk of the previous paragraph, which wins a tie (a
-// short paragraph such as "What you'll learn:" may occur in several talks).
+// short paragraph such as "What you'll learn:" may occur in several talks);
+// other ties go to the talk known first.
 func (m *merger) match(p string, prefer int) int {
-	sh := shingles(p)
 	words := strings.Join(matchWords(p), " ")
 	if words == "" {
 		return -1
 	}
-	best, bestScore := -1, 0.0
-	for i, k := range m.talks {
-		if k.talk.Abstract == "" {
-			continue
-		}
-		var score float64
-		if len(sh) < 2 {
-			// Too short for shingles to mean anything: exact words only.
+	sh := shingles(p)
+	score := map[int]float64{}
+	if len(sh) < 2 {
+		// Too short for shingles to mean anything: exact words only.
+		for i, k := range m.talks {
 			if strings.Contains(k.folded, " "+words+" ") {
-				score = 1
+				score[i] = 1
 			}
-		} else {
-			score = containment(sh, k.shingles)
 		}
-		if score > bestScore || (score == bestScore && score > 0 && i == prefer) {
-			best, bestScore = i, score
+	} else {
+		for s := range sh {
+			for _, i := range m.byShingle[s] {
+				score[i] += 1 / float64(len(sh))
+			}
 		}
 	}
-	if bestScore < matchContainment {
+	best, bestScore := -1, 0.0
+	for i, sc := range score {
+		better := sc > bestScore+1e-9 ||
+			(sc > bestScore-1e-9 && (i == prefer || (best != prefer && i < best)))
+		if better {
+			best, bestScore = i, sc
+		}
+	}
+	if bestScore < matchContainment-1e-9 {
 		return -1
 	}
 	return best
 }
+
+// contextParagraphs bounds the paragraphs of a group that continues looks
+// at: abstracts are a few paragraphs long, and a runaway group must not
+// make ingestion quadratic.
+const contextParagraphs = 10
 
 // addDump assigns every paragraph of one abstract dump. It walks the file in
 // order; a paragraph that repeats a known talk merges into it; the others
 // form groups of continuous paragraphs (see continues), each a new talk
 // known only from the abstract dumps.
 func (m *merger) addDump(d *AbstractDump, file string) {
-	var open *known    // the abstract-only talk being extended, if any
-	var group []string // its paragraphs seen in this file
+	open := -1 // the abstract-only talk that the next paragraph may continue
 	prev := -1
 	counts := map[int]int{}
 	createdHere := map[int]bool{}
 	var order []int
-	closeGroup := func() {
-		open, group = nil, nil
-	}
 	for _, p := range d.Paragraphs {
 		if i := m.match(p.Text, prev); i >= 0 {
-			closeGroup()
-			prev = i
+			open, prev = -1, i
 			if createdHere[i] {
 				continue // a paragraph repeated inside one file
 			}
@@ -140,16 +172,16 @@ func (m *merger) addDump(d *AbstractDump, file string) {
 			counts[i]++
 			m.talks[i].addSource(file)
 			if !m.talks[i].talk.Scheduled {
-				// An abstract-only talk seen again may go on in this file.
-				open, group = m.talks[i], splitParagraphs(m.talks[i].talk.Abstract)
+				open = i // an abstract-only talk seen again may go on here
 			}
 			continue
 		}
-		if open != nil && m.continues(group, p.Text) {
-			group = append(group, p.Text)
-			open.talk.Abstract = joinParagraphs(append(splitParagraphs(open.talk.Abstract), p.Text))
-			open.refresh()
-			continue
+		if open >= 0 {
+			paras := m.talks[open].paras
+			if m.continues(paras[max(0, len(paras)-contextParagraphs):], p.Text) {
+				m.addParagraph(open, p.Text)
+				continue
+			}
 		}
 		t := Talk{
 			Title:    DerivedTitle(p.Text),
@@ -158,11 +190,9 @@ func (m *merger) addDump(d *AbstractDump, file string) {
 			Sources:  []string{file},
 		}
 		t.ID = TalkID(t.Title, AbstractIdentity(p.Text))
-		open, group = newKnown(t), []string{p.Text}
-		open.firstFile = file
-		m.talks = append(m.talks, open)
-		prev = len(m.talks) - 1
-		createdHere[prev] = true
+		open = m.add(t, file)
+		prev = open
+		createdHere[open] = true
 	}
 	for _, i := range order {
 		k := m.talks[i]

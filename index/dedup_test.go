@@ -18,11 +18,9 @@ const knownAbstract = "Distributed PyTorch training often looks healthy in syste
 	"(rank stragglers, dataloader stalls, step-time variance, and memory spikes/creep)."
 
 func TestMergerMatchNearDuplicates(t *testing.T) {
-	m := &merger{}
-	m.talks = append(m.talks,
-		newKnown(Talk{Title: "Step-Aligned Telemetry", Abstract: knownAbstract, Scheduled: true}),
-		newKnown(Talk{Title: "DualPipe", Abstract: "We'll share what we discovered:\nWhy K_pe is shared\n\nWhat you'll learn:\n\nHow TP and PP interact"}),
-	)
+	m := newMerger()
+	m.add(Talk{Title: "Step-Aligned Telemetry", Abstract: knownAbstract, Scheduled: true}, "a.txt")
+	m.add(Talk{Title: "DualPipe", Abstract: "We'll share what we discovered:\nWhy K_pe is shared\n\nWhat you'll learn:\n\nHow TP and PP interact"}, "a.txt")
 	first, _, _ := strings.Cut(knownAbstract, "\n\n")
 	tests := []struct {
 		name, p string

@@ -97,28 +97,6 @@ func shingles(s string) map[string]struct{} {
 	return set
 }
 
-// containment is the share of a's shingles that also occur in b: 1 when
-// every three-word run of a appears in b, whatever else b says.
-func containment(a, b map[string]struct{}) float64 {
-	if len(a) == 0 {
-		return 0
-	}
-	n := 0
-	for s := range a {
-		if _, ok := b[s]; ok {
-			n++
-		}
-	}
-	return float64(n) / float64(len(a))
-}
-
-// addShingles adds every shingle of src to dst.
-func addShingles(dst, src map[string]struct{}) {
-	for s := range src {
-		dst[s] = struct{}{}
-	}
-}
-
 // stopWords are words too common in abstracts to say what a paragraph is
 // about; they never count as shared topic terms.
 var stopWords = func() map[string]bool {
