@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// Matching thresholds, measured on the seeds (see dedup_test.go): a dump
-// paragraph of a known talk shares nearly all its three-word shingles with
-// that talk (≥ 0.95 even with edited quotes, dashes and wrapping), a
-// paragraph of another talk almost none (≤ 0.1).
+// Measured on the seeds: every paragraph of a dump shares all its
+// three-word shingles (1.0) with the talk it belongs to and at most 0.17
+// with any other talk. The threshold sits between, low enough for the
+// near-duplicates of the tests (typography, re-wrapping, edited words).
 const (
 	// matchContainment is the share of a paragraph's shingles that must occur
 	// in a talk's abstract for the paragraph to be that talk's.
