@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,12 +41,20 @@ var benchRequests = []Request{
 }
 
 // runTimed runs op b.N times over the requests and reports, besides ns/op,
-// the 50th and 99th percentile latency of one call.
+// the 50th and 99th percentile latency of one call, and the CPU time the
+// process spent per call (on a shared machine wall-clock latency includes
+// waiting for a core; CPU time does not).
 func runTimed(b *testing.B, n int, op func(i int) error) {
 	b.Helper()
 	lat := make([]time.Duration, 0, 1<<16)
 	i := 0
 	b.ReportAllocs()
+	cpu0 := cpuTime()
+	defer func() {
+		if i > 0 {
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(i), "cpu-µs/op")
+		}
+	}()
 	for b.Loop() {
 		t0 := time.Now()
 		if err := op(i % n); err != nil {
@@ -59,6 +68,15 @@ func runTimed(b *testing.B, n int, op func(i int) error) {
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 	}
+}
+
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkSearch: a search with facets and highlights on the seeds, with
