@@ -235,7 +235,9 @@ func markCompound(parts analysis.TokenStream) analysis.TokenStream {
 }
 
 // sameTerm maps spellings of one thing to one term, in both directions
-// since the same analyzer runs on the query.
+// since the same analyzer runs on the query. The plurals are acronyms typed
+// in lower case ("gpus"), which isAcronymPlural cannot recognise and
+// snowball leaves alone.
 var sameTerm = map[string]string{
 	"float4":   "fp4",
 	"float8":   "fp8",
@@ -243,6 +245,18 @@ var sameTerm = map[string]string{
 	"float32":  "fp32",
 	"bfloat16": "bf16",
 	"k8s":      "kubernetes",
+	"gpus":     "gpu",
+	"cpus":     "cpu",
+	"tpus":     "tpu",
+	"npus":     "npu",
+	"llms":     "llm",
+	"slms":     "slm",
+	"vlms":     "vlm",
+	"apis":     "api",
+	"sdks":     "sdk",
+	"dnns":     "dnn",
+	"cnns":     "cnn",
+	"moes":     "moe",
 }
 
 var (

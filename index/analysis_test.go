@@ -47,6 +47,7 @@ func TestAnalyzeTerms(t *testing.T) {
 		{"torchtitan", "TorchTitan", []string{"torchtitan"}},
 		{"flexattention", "FlexAttention", []string{"flexattent"}},
 		{"acronym plurals", "GPUs, LLMs, APIs and B300s", []string{"gpu", "llm", "api", "b300"}},
+		{"acronym plurals typed in lower case", "gpus llms apis", []string{"gpu", "llm", "api"}},
 		{"k8s is kubernetes", "K8s and Kubernetes", []string{"kubernet", "kubernet"}},
 		{"single-letter compounds join", "I/O, e.g. this", []string{"io"}},
 		{"curly possessive", "Monarch’s actors", []string{"monarch", "actor"}},

@@ -9,7 +9,7 @@ import (
 
 // MappingVersion changes whenever the mapping or an analyzer changes, so a
 // persisted index built with another one is rebuilt rather than reused.
-const MappingVersion = 3
+const MappingVersion = 4
 
 // ScoringModel is the relevance model of the index: BM25, whose length
 // normalisation saturates keyword stuffing in long abstracts better than
