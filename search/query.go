@@ -329,7 +329,8 @@ var queryFiller = func() map[string]bool {
 		eg etc for from had has have he her here his how i ie if in into is it its me my of on or
 		our ours she should so such than that the their theirs them then there these they this
 		those to us was we were what when where which while who whom why will with would you your
-		about any get way ways talk talks session sessions anyone someone`) {
+		about any get way ways talk talks session sessions anyone someone new latest recent best good
+		know need want like use using used`) {
 		m[w] = true
 	}
 	return m
