@@ -192,19 +192,29 @@ type thesaurusBuilder struct {
 	// acronym from the data file and from three talks is one group.
 	symmetric map[string]int
 	oneWay    map[string]bool // "from key → to key" already added
+	// seen holds the phrase lists already added, as written: a corpus
+	// repeats its names and acronyms, and analysing them again is most of
+	// the cost of a large corpus.
+	seen map[string]bool
 }
 
 func newThesaurusBuilder() *thesaurusBuilder {
-	return &thesaurusBuilder{symmetric: map[string]int{}, oneWay: map[string]bool{}}
+	return &thesaurusBuilder{symmetric: map[string]int{}, oneWay: map[string]bool{}, seen: map[string]bool{}}
 }
 
 func (b *thesaurusBuilder) add(phrases []string, oneWay bool, source string) {
 	if len(phrases) < 2 {
 		return
 	}
+	raw := strings.Join(phrases, "|") + "|" + source
+	if b.seen[raw] {
+		return
+	}
+	b.seen[raw] = true
 	if oneWay {
-		id := keyOf(phrases[0]) + "→" + keyOf(phrases[1])
-		if b.oneWay[id] || keyOf(phrases[0]) == keyOf(phrases[1]) {
+		from, to := keyOf(phrases[0]), keyOf(phrases[1])
+		id := from + "→" + to
+		if b.oneWay[id] || from == to {
 			return
 		}
 		b.oneWay[id] = true
@@ -355,14 +365,41 @@ func countUpper(s string) int {
 	return n
 }
 
-// camelName is a name made of two or more capitalised words run together:
-// FlexAttention, TorchTitan. Names with an acronym inside (TorchJD, vLLM)
-// or a plural acronym (ViTs) are left out: their split would not be what a
-// reader types.
-var camelName = regexp.MustCompile(`\b[A-Z][a-z]+(?:[A-Z][a-z]{2,})+\b`)
-
+// camelNames returns the names of text made of two or more capitalised
+// words run together: FlexAttention, TorchTitan. Names with an acronym
+// inside (TorchJD, vLLM) or a plural acronym (ViTs) are left out: their
+// split would not be what a reader types. (A hand-written scan: the
+// equivalent regexp was most of the cost of NewThesaurus on a large corpus.)
 func camelNames(text string) []string {
-	return camelName.FindAllString(text, -1)
+	var names []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if isCamelName(w) {
+			names = append(names, w)
+		}
+	}
+	return names
+}
+
+// isCamelName: [A-Z][a-z]+ followed by one or more [A-Z][a-z]{2,}, ASCII.
+func isCamelName(w string) bool {
+	humps, run := 0, 0 // capitalised words so far; lower-case letters in the current one
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case 'A' <= c && c <= 'Z':
+			if i > 0 && (run < 1 || (humps > 1 && run < 2)) {
+				return false
+			}
+			humps, run = humps+1, 0
+		case 'a' <= c && c <= 'z':
+			if i == 0 {
+				return false
+			}
+			run++
+		default:
+			return false
+		}
+	}
+	return humps >= 2 && run >= 2
 }
 
 // splitCamel is "flex attention" for "FlexAttention".

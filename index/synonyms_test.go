@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -116,6 +117,14 @@ func TestThesaurusGroupsFromCorpus(t *testing.T) {
 	}
 }
 
+func TestCamelNames(t *testing.T) {
+	got := camelNames("FlexAttention, TorchTitan-based PyTorch; not TorchJD, vLLM, ViTs, Flex, A100, ReAct or FlashAttention2.")
+	want := []string{"FlexAttention", "TorchTitan", "PyTorch", "ReAct"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestExpansionString(t *testing.T) {
 	e := Expansion{Matched: "MoE", Alternatives: []string{"mixture of experts"}}
 	if got, want := e.String(), "MoE → mixture of experts"; got != want {
@@ -128,5 +137,19 @@ func BenchmarkThesaurusExpand(b *testing.B) {
 	words := strings.Fields("serving mixture of experts models with KV cache offload on AMD GPUs")
 	for b.Loop() {
 		th.Expand(words)
+	}
+}
+
+func BenchmarkNewThesaurus(b *testing.B) {
+	for _, n := range []int{0, 10_000} {
+		talks := seedTalks(b)
+		if n > 0 {
+			talks = Synthetic(n, 1)
+		}
+		b.Run(fmt.Sprintf("talks=%d", len(talks)), func(b *testing.B) {
+			for b.Loop() {
+				NewThesaurus(talks)
+			}
+		})
 	}
 }

@@ -74,7 +74,7 @@ func TestSyntheticLooksLikeSeeds(t *testing.T) {
 		for _, w := range strings.Fields(s.Title + " " + s.Abstract) {
 			wordCount++
 			if !words[w] {
-				if camelName.MatchString(w) {
+				if isCamelName(strings.TrimSuffix(w, ".")) {
 					inventedCount++
 					invented[w] = true
 				} else if !words[strings.TrimSuffix(w, ".")] {
