@@ -40,6 +40,17 @@ type Options struct {
 	// talk's related list computed when the engine is built; larger ones
 	// compute each list on first use. 0 means DefaultPrecomputeRelatedMax.
 	PrecomputeRelatedMax int
+	// Index returns the Bleve index of talks, for New and every Replace;
+	// nil means index.Build (in memory). An on-disk index reused across
+	// runs is index.Open:
+	//
+	//	Index: func(ts []index.Talk) (bleve.Index, error) {
+	//		idx, _, err := index.Open(dir, ts)
+	//		return idx, err
+	//	}
+	//
+	// The engine closes each index when it is replaced or closed.
+	Index func(talks []index.Talk) (bleve.Index, error)
 }
 
 // Defaults of Options.
@@ -247,7 +258,11 @@ type snapshot struct {
 }
 
 func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
-	idx, err := index.Build(talks)
+	build := o.Index
+	if build == nil {
+		build = index.Build
+	}
+	idx, err := build(talks)
 	if err != nil {
 		return nil, fmt.Errorf("build index: %w", err)
 	}

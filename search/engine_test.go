@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -428,5 +429,31 @@ func TestFacetStrategiesAgree(t *testing.T) {
 		if diff := cmp.Diff(inGo[i].Facets, inBleve[i].Facets, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%+v: facets differ (-go +bleve):\n%s", r, diff)
 		}
+	}
+}
+
+// TestIndexOption: the engine searches the index Options.Index returns,
+// here one persisted by index.Open and reused by a second engine.
+func TestIndexOption(t *testing.T) {
+	dir := t.TempDir()
+	var reused []bool
+	opts := Options{Index: func(ts []index.Talk) (bleve.Index, error) {
+		idx, rep, err := index.Open(dir, ts)
+		reused = append(reused, rep.Reused)
+		return idx, err
+	}}
+	for i := 0; i < 2; i++ {
+		e, err := NewWithOptions(&index.Corpus{Talks: fixtureTalks(t)}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.Search(context.Background(), Request{Query: "monarch"})
+		if err != nil || r.Total != 3 || len(r.Hits[0].Highlights.Title) != 1 {
+			t.Errorf("run %d: %v, %+v", i, err, r)
+		}
+		e.Close()
+	}
+	if diff := cmp.Diff([]bool{false, true}, reused); diff != "" {
+		t.Errorf("reused (-want +got):\n%s", diff)
 	}
 }
