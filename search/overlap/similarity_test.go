@@ -1,8 +1,11 @@
 package overlap
 
 import (
+	"runtime"
 	"sort"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // scored is a pair i<j with its cosine.
@@ -110,5 +113,20 @@ func TestTopicalPairsRecallOnSynthetic(t *testing.T) {
 	}
 	if recall := float64(len(got)) / float64(len(want)); recall < 0.99 {
 		t.Errorf("recall %.4f (%d of %d pairs), want ≥ 0.99", recall, len(got), len(want))
+	}
+}
+
+// The search runs on several goroutines; the report must not depend on
+// how they interleave.
+func TestDetectDeterministic(t *testing.T) {
+	talks := syntheticSubmissions(1200, 5)
+	first := Detect(talks, Options{MaxPairs: 300})
+	for range 2 {
+		if diff := cmp.Diff(first, Detect(talks, Options{MaxPairs: 300})); diff != "" {
+			t.Fatalf("reports differ (-first +again):\n%s", diff)
+		}
+	}
+	if searchWorkers(len(talks)) < 2 && runtime.GOMAXPROCS(0) > 1 {
+		t.Errorf("the search ran on one goroutine: the test proves nothing")
 	}
 }
