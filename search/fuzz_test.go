@@ -4,22 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/seeds"
 )
-
-// fuzzEngine is one engine over the real seeds, shared by every fuzz input
-// (building it per input would make the fuzzer crawl).
-var fuzzEngine = sync.OnceValues(func() (*Engine, error) {
-	c, err := index.Load(seeds.FS)
-	if err != nil {
-		return nil, err
-	}
-	return New(c)
-})
 
 // FuzzSearch feeds arbitrary requests to the engine over the real seeds.
 // The engine must never fail but with ErrInvalid, and then only for the
@@ -37,10 +23,7 @@ func FuzzSearch(f *testing.F) {
 	f.Add("kv", "", 101, 0, false)
 	f.Add("kv", "", 10, 10001, false)
 	f.Add("kv", "", -1, -1, false)
-	e, err := fuzzEngine()
-	if err != nil {
-		f.Fatal(err)
-	}
+	e, _ := seedEngine(f)
 	f.Fuzz(func(t *testing.T, q, track string, limit, offset int, byTime bool) {
 		r := Request{Query: q, Limit: limit, Offset: offset}
 		if track != "" {

@@ -7,29 +7,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/rs/zerolog"
-
-	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/search"
-	"github.com/talksearch/talksearch/seeds"
 )
-
-// fuzzHandler is the real site over the real seeds, built once for all
-// fuzz inputs.
-var fuzzHandler = sync.OnceValues(func() (http.Handler, error) {
-	c, err := index.Load(seeds.FS)
-	if err != nil {
-		return nil, err
-	}
-	e, err := search.New(c)
-	if err != nil {
-		return nil, err
-	}
-	return NewHandler(e, zerolog.Nop(), Options{})
-})
 
 func fuzzGet(t *testing.T, h http.Handler, target string) *httptest.ResponseRecorder {
 	t.Helper()
@@ -50,10 +29,7 @@ func FuzzAPISearch(f *testing.F) {
 	} {
 		f.Add(raw)
 	}
-	h, err := fuzzHandler()
-	if err != nil {
-		f.Fatal(err)
-	}
+	h, _ := newRealHandler(f)
 	f.Fuzz(func(t *testing.T, raw string) {
 		u := url.URL{Path: "/api/search", RawQuery: raw}
 		if _, err := url.ParseRequestURI(u.String()); err != nil || strings.ContainsAny(raw, "# \t\r\n") {
@@ -82,10 +58,7 @@ func FuzzSearchPage(f *testing.F) {
 	for _, q := range []string{"KV cache", "Monarch", `"><script>`, "</textarea>", "{{.}}", "&lt;", "\x00", "<1ms"} {
 		f.Add(q)
 	}
-	h, err := fuzzHandler()
-	if err != nil {
-		f.Fatal(err)
-	}
+	h, _ := newRealHandler(f)
 	f.Fuzz(func(t *testing.T, q string) {
 		if len(q) > 200 {
 			q = q[:200]
@@ -122,10 +95,7 @@ func FuzzStaticPath(f *testing.F) {
 	for _, p := range []string{"", "/", "..", "../templates/search.html", "%2e%2e/templates", "..%2fhandler.go", "./", "//etc/passwd", "app.css", "/static/"} {
 		f.Add(p)
 	}
-	h, err := fuzzHandler()
-	if err != nil {
-		f.Fatal(err)
-	}
+	h, _ := newRealHandler(f)
 	f.Fuzz(func(t *testing.T, p string) {
 		target := "/static/" + p
 		if _, err := url.ParseRequestURI(target); err != nil || strings.ContainsAny(p, "?# \t\r\n") {
