@@ -227,16 +227,22 @@ func TestKinds(t *testing.T) {
 	}
 }
 
+// onePair detects the pairs of talks, of which there must be one.
+func onePair(t *testing.T, talks []index.Talk) Pair {
+	t.Helper()
+	rep := Detect(talks, Options{Min: 0.01})
+	if len(rep.Pairs) != 1 {
+		t.Fatalf("%d pairs, want 1", len(rep.Pairs))
+	}
+	return rep.Pairs[0]
+}
+
 func TestPassagesEscapeAndMark(t *testing.T) {
 	talks := []index.Talk{
 		{ID: "a", Title: "Monarch checkpoints", Abstract: "Monarch actors restore state in <1ms. Nothing else here.\n\nA <script>alert(1)</script> Monarch demo & more.", Kind: index.KindTalk},
 		{ID: "b", Title: "Monarch on ROCm", Abstract: "We port Monarch actors to ROCm.", Kind: index.KindTalk},
 	}
-	rep := Detect(talks, Options{Min: 0.01})
-	if len(rep.Pairs) != 1 {
-		t.Fatalf("%d pairs, want 1", len(rep.Pairs))
-	}
-	p := rep.Pairs[0]
+	p := onePair(t, talks)
 	want := Passages{
 		A: []string{
 			"<mark>Monarch actors</mark> restore state in &lt;1ms.",
@@ -259,11 +265,7 @@ func TestPhraseNamesAreShared(t *testing.T) {
 		{ID: "a", Title: "Cheaper launches", Abstract: "CUDAGraphs cut launch cost. Scaling RL rollouts with vLLM.", Kind: index.KindTalk},
 		{ID: "b", Title: "Capture everything", Abstract: "CUDA Graphs capture launch sequences. Reinforcement learning rollouts need vLLM.", Kind: index.KindTalk},
 	}
-	rep := Detect(talks, Options{Min: 0.01})
-	if len(rep.Pairs) != 1 {
-		t.Fatalf("%d pairs, want 1", len(rep.Pairs))
-	}
-	got := rep.Pairs[0].SharedTerms
+	got := onePair(t, talks).SharedTerms
 	for _, want := range [][]string{{"CUDA Graphs", "CUDAGraphs"}, {"RL", "Reinforcement learning"}} {
 		found := false
 		for _, g := range got {
