@@ -97,11 +97,13 @@ func (s *snapshot) compile(p parsed) plan {
 			clauses = append(clauses, s.wordClause(alts))
 		}
 		if len(commonClauses) > 0 {
-			// Common words ("running", "training") rank talks that have
-			// them higher, but do not count as words a talk is missing.
+			// Common words ("running", "training") together count as one
+			// word: a talk with the rarer words but not all the common
+			// ones is hardly missing anything, and a talk with only
+			// common words still matches.
 			cq := query.NewDisjunctionQuery(commonClauses)
 			cq.SetBoost(float64(len(commonClauses)))
-			should = append(should, cq)
+			clauses = append(clauses, cq)
 		}
 		// The coordination factor of a disjunction (matched clauses /
 		// clauses) is what ranks talks with every word above talks with
