@@ -49,8 +49,8 @@ func TestOverlapsText(t *testing.T) {
 		" 1. RL, post-training, Monarch (3 talks)\n    - Scaling RL Post-Training With Monarch Actors  [s01]",
 		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    shared: RL, post-training, Monarch",
 		"    A> We show how [Monarch actors] and process meshes orchestrate an asynchronous [RL loop] from a single Python program.",
-		" 4. 0.395 topical\n    A: CUDA Graphs Without Tears  [s05]",
-		"Schedule clashes: similar talks at the same time in different rooms\n 1. 0.395  Wed Apr 8 14:15 – 14:30\n    Room A: CUDA Graphs Without Tears  [s05]\n    Room B: Less CPU Overhead With torch.compile's C++ Wrapper  [s06]",
+		" 4. 0.390 topical\n    A: CUDA Graphs Without Tears  [s05]",
+		"Schedule clashes: similar talks at the same time in different rooms\n 1. 0.390  Wed Apr 8 14:15 – 14:30\n    Room A: CUDA Graphs Without Tears  [s05]\n    Room B: Less CPU Overhead With torch.compile's C++ Wrapper  [s06]",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q\n%s", want, out)

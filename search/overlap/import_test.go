@@ -193,7 +193,7 @@ func TestDetectExampleSubmissions(t *testing.T) {
 		{"s01", "s02", KindDuplicate, 1},
 		{"s01", "s03", KindNearDuplicate, 0.972},
 		{"s02", "s03", KindNearDuplicate, 0.972},
-		{"s05", "s06", KindTopical, 0.395},
+		{"s05", "s06", KindTopical, 0.39},
 		{"s01", "s04", KindTopical, 0.181},
 		{"s02", "s04", KindTopical, 0.181},
 		{"s03", "s04", KindTopical, 0.175},

@@ -93,6 +93,7 @@ var phraseNames = []struct{ words, name string }{
 	{"post training", "posttraining"},
 	{"pre training", "pretraining"},
 	{"kv cache", "kvcache"},
+	{"hugging face", "huggingface"},
 	{"torch.compile", "torchcompile"},
 	{"torch compile", "torchcompile"},
 }
