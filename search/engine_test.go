@@ -59,6 +59,10 @@ func TestSearchRanking(t *testing.T) {
 	}{
 		{"Monarch", []string{"monarch-amd", "monarch-api", "async-rl"}, ""},
 		{"monrach", []string{"monarch-amd", "monarch-api", "async-rl"}, "monarch"},
+		{"Monrach", []string{"monarch-amd", "monarch-api", "async-rl"}, "Monarch"},
+		{"title:monrach", []string{}, "title:monarch"},
+		{`"speculativ decodin"`, []string{}, `"speculative decoding"`},
+		{"speaker:Hoper", []string{}, "speaker:Hopper"},
 		{"flexatention", []string{"flex"}, "flexattention"},
 		{"speculativ decoding", []string{"compile"}, "speculative decoding"},
 		{"KV cache", []string{"kv-cache", "moe-inference"}, ""},

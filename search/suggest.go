@@ -216,14 +216,19 @@ func (s *snapshot) knownTerms(w string) bool {
 }
 
 // suggestQuery proposes another query when one found nothing: each word the
-// corpus does not know replaced by its closest corpus word, allowing one
-// edit more than the corrections a search makes by itself. "" when there
-// is nothing better to propose.
+// corpus does not know (in phrases and field clauses too) replaced by its
+// closest corpus word, allowing four-letter words the one edit a search
+// does not guess by itself. "" when there is nothing better to propose.
 func (s *snapshot) suggestQuery(p parsed) string {
 	var words []string
 	words = append(words, p.Words...)
 	for _, ph := range p.Phrases {
 		words = append(words, strings.Fields(ph)...)
+	}
+	for _, fc := range p.Fields {
+		if fc.Prefix != "track" {
+			words = append(words, strings.Fields(fc.Value)...)
+		}
 	}
 	var fixes [][2]string
 	for _, w := range words {
@@ -231,7 +236,7 @@ func (s *snapshot) suggestQuery(p parsed) string {
 		if s.vocab.df[lw] > 0 || s.knownTerms(w) || len([]rune(lw)) < 4 {
 			continue
 		}
-		if fix := s.vocab.correctWithin(lw, maxEdits(len([]rune(lw)))+1, 1); len(fix) > 0 {
+		if fix := s.vocab.correctWithin(lw, max(1, maxEdits(len([]rune(lw)))), 1); len(fix) > 0 {
 			fixes = append(fixes, [2]string{w, fix[0]})
 		}
 	}
@@ -251,7 +256,7 @@ func replaceWords(query string, fixes [][2]string) string {
 		for _, fx := range fixes {
 			// The word may carry a quote or a prefix: replace inside.
 			if j := strings.Index(f, fx[0]); j >= 0 && fx[0] != fx[1] {
-				fields[i] = f[:j] + fx[1] + f[j+len(fx[0]):]
+				fields[i] = f[:j] + sameCase(fx[1], fx[0]) + f[j+len(fx[0]):]
 				changed = true
 				break
 			}
@@ -261,4 +266,19 @@ func replaceWords(query string, fixes [][2]string) string {
 		return ""
 	}
 	return strings.Join(fields, " ")
+}
+
+// sameCase writes word, a lower-case corpus word, in the case of typed:
+// "Monrach" is corrected to "Monarch", "MONRACH" to "MONARCH".
+func sameCase(word, typed string) string {
+	rs := []rune(typed)
+	switch {
+	case len(rs) > 1 && strings.ToUpper(typed) == typed && strings.ToLower(typed) != typed:
+		return strings.ToUpper(word)
+	case len(rs) > 0 && unicode.IsUpper(rs[0]):
+		w := []rune(word)
+		w[0] = unicode.ToUpper(w[0])
+		return string(w)
+	}
+	return word
 }

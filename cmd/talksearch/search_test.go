@@ -47,7 +47,7 @@ func TestSearchText(t *testing.T) {
 		want []string // lines or parts of lines, in order
 	}{
 		{"typo", []string{"search", "--limit", "2", "Monrach"}, []string{
-			"Did you mean: monarch", "talks (", " 1. ", "[Monarch]", " 2. ", "track: "}},
+			"Did you mean: Monarch", "talks (", " 1. ", "[Monarch]", " 2. ", "track: "}},
 		{"facet selection", []string{"search", "--track", "Inference & Production", "--limit", "1", "kv", "cache"}, []string{
 			"talks (", " 1. ", "Inference & Production", "track: ", "*Inference & Production ("}},
 		{"synonyms", []string{"search", "--limit", "1", "MoE"}, []string{"Also searched: MoE → mixture of experts"}},
