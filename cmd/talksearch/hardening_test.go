@@ -5,6 +5,7 @@ package main
 // and no data was lost.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -265,13 +266,11 @@ func TestBadSeedsDuringReloadKeepTheOldIndex(t *testing.T) {
 	}
 }
 
-// TestShutdownFinishesRequestsInFlight shuts the server down while a
-// request is in its handler (a re-index, the slowest request there is):
-// new connections are refused at once, the request is answered in full,
-// and only then does the server exit, cleanly.
-func TestShutdownFinishesRequestsInFlight(t *testing.T) {
-	// Ten copies of the seeds make the reload last long enough (about a
-	// second) to begin the shutdown inside it.
+// slowSeeds are ten copies of the seeds: the same 73 talks after dedup,
+// but a load and build that last long enough (about a second) for a test
+// to act in the middle of them.
+func slowSeeds(t *testing.T) string {
+	t.Helper()
 	dir := copySeeds(t)
 	entries, _ := os.ReadDir(dir)
 	for i := range 9 {
@@ -285,6 +284,70 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 			}
 		}
 	}
+	return dir
+}
+
+// TestSIGHUPDuringStartup sends SIGHUP while the first index builds: the
+// server must not die of it (SIGHUP's default action) but start, then
+// reload once.
+func TestSIGHUPDuringStartup(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	// Not startServe: it waits for the build this test must interrupt.
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout, log := &syncBuffer{}, &syncBuffer{}
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"serve", "--addr", addr, "--seeds", slowSeeds(t)}, func(string) string { return "" }, stdout, log)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-errc; err != nil {
+			t.Errorf("serve: %v\n%s", err, log)
+		}
+	})
+	// serve listens before it builds: once a connection is accepted, the
+	// build is under way.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve never listened on %s\n%s", addr, log)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if strings.Contains(log.String(), "index ready") {
+		t.Fatal("the index was built before the signal: the test proves nothing")
+	}
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(log.String(), "reload: new index serving") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no reload after a SIGHUP during the start\n%s", log)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s := &served{url: "http://" + addr, log: log}
+	if got := s.total(t, ""); got != 73 {
+		t.Errorf("%d talks after the reload, want 73", got)
+	}
+}
+
+// TestShutdownFinishesRequestsInFlight shuts the server down while a
+// request is in its handler (a re-index, the slowest request there is):
+// new connections are refused at once, the request is answered in full,
+// and only then does the server exit, cleanly.
+func TestShutdownFinishesRequestsInFlight(t *testing.T) {
+	dir := slowSeeds(t)
 	const token = "in-flight-token"
 	s := serveSeeds(t, nil, "--seeds", dir, "--reload-token", token)
 	addr := strings.TrimPrefix(s.url, "http://")

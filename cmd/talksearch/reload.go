@@ -99,17 +99,23 @@ func (r *reloader) reload(ctx context.Context) (web.ReloadReport, error) {
 	return rep, nil
 }
 
-// watchSIGHUP reloads on every SIGHUP until ctx ends or stop is called;
-// stop waits for a reload in progress to finish. The handler is installed
-// before it returns: SIGHUP's default action would kill the server.
-func (r *reloader) watchSIGHUP(ctx context.Context) (stop func()) {
+// catchSIGHUP makes SIGHUP queue on the returned channel instead of
+// killing the process, its default action. serve calls it before it
+// builds the first index, so that a SIGHUP during the build is not fatal:
+// it reloads once watchSIGHUP runs. stop restores the default.
+func catchSIGHUP() (hup <-chan os.Signal, stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP)
+	return ch, func() { signal.Stop(ch) }
+}
+
+// watchSIGHUP reloads on every signal of hup until ctx ends or stop is
+// called; stop waits for a reload in progress to finish.
+func (r *reloader) watchSIGHUP(ctx context.Context, hup <-chan os.Signal) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		defer signal.Stop(hup)
 		for {
 			select {
 			case <-ctx.Done():

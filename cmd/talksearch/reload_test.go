@@ -96,7 +96,9 @@ func TestReloaderRunsOnSIGHUP(t *testing.T) {
 		log:     zerolog.Nop(),
 		skipped: map[string]bool{},
 	}
-	stop := r.watchSIGHUP(context.Background())
+	hup, restore := catchSIGHUP()
+	defer restore()
+	stop := r.watchSIGHUP(context.Background(), hup)
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}

@@ -70,6 +70,8 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 		return fmt.Errorf("--log-level %q: %w", g.logLevel, err)
 	}
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
+	hup, restoreHUP := catchSIGHUP() // before the build: see reload.go
+	defer restoreHUP()
 	if o.indexDir != "" {
 		// TODO(search): index.Open(dir, talks) persists and reuses an index
 		// (index/persist.go), but search.New builds its own in-memory index
@@ -100,7 +102,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	gin.SetMode(gin.ReleaseMode)
 	// Live re-index (reload.go): SIGHUP, or POST /admin/reload with the token.
 	reload := newReloader(g, corpus, engine.Replace, log)
-	stopHUP := reload.watchSIGHUP(ctx)
+	stopHUP := reload.watchSIGHUP(ctx, hup)
 	defer stopHUP()
 
 	h, err := web.NewHandler(engine, log, web.Options{RequestTimeout: o.requestTimeout, ReloadToken: o.reloadToken, Reload: reload.reload})
