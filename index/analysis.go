@@ -129,7 +129,7 @@ func (t talkTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		for j+1 < len(raw) && joinedBySeparator(input, raw[j], raw[j+1]) {
 			j++
 		}
-		if j == i && !bytes.ContainsAny(raw[i].Term, "._") {
+		if j == i && !hasIdentifierSeparator(raw[i].Term) {
 			out = append(out, raw[i]) // the common case: a plain word
 			i++
 			continue
@@ -169,11 +169,27 @@ func joinedBySeparator(input []byte, a, b *analysis.Token) bool {
 	return b.Start == a.End+1 && (input[a.End] == '-' || input[a.End] == '/')
 }
 
+// hasIdentifierSeparator and hasDigit run on every token: plain loops are
+// several times faster than bytes.ContainsAny here.
+func hasIdentifierSeparator(term []byte) bool {
+	return bytes.IndexByte(term, '.') >= 0 || bytes.IndexByte(term, '_') >= 0
+}
+
+// hasDigit reports an ASCII digit: the digits of model names and units.
+func hasDigit(term []byte) bool {
+	for _, c := range term {
+		if '0' <= c && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
 // splitIdentifier splits a token on "." and "_" (torch.compile,
 // TORCH_TARGET_VERSION) when every part has a letter; numbers and versions
 // such as 2.5 or v0.6.0 stay whole.
 func splitIdentifier(tok *analysis.Token) analysis.TokenStream {
-	if !bytes.ContainsAny(tok.Term, "._") {
+	if !hasIdentifierSeparator(tok.Term) {
 		return analysis.TokenStream{tok}
 	}
 	isSep := func(r rune) bool { return r == '.' || r == '_' }
@@ -332,7 +348,7 @@ func isAcronymPlural(term []byte) bool {
 }
 
 func variantFamily(term []byte) string {
-	if !bytes.ContainsAny(term, "0123456789") {
+	if !hasDigit(term) {
 		return "" // both patterns need a digit; skip the regexps for words
 	}
 	if m := vendorFloat.FindSubmatch(term); m != nil {
@@ -376,7 +392,7 @@ type snowballFilter struct{}
 
 func (snowballFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	for _, tok := range input {
-		if tok.KeyWord || bytes.ContainsFunc(tok.Term, unicode.IsDigit) {
+		if tok.KeyWord || hasDigit(tok.Term) {
 			continue
 		}
 		tok.Term = stem(tok.Term)

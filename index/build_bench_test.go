@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/blevesearch/bleve/v2"
 )
 
 // Index build benchmarks. Reproduce (one run each; the 100k build takes
@@ -15,10 +17,13 @@ import (
 //
 //	go test ./index -run '^$' -bench 'BuildSeeds' -benchtime 20x
 //	go test ./index -run '^$' -bench 'BuildSynthetic/100k' -benchtime 1x
+//	go test ./index -run '^$' -bench 'OpenSynthetic/100k' -benchtime 1x
 //
-// talks/s is build throughput (talks/cpu-s: see cpuTime); peak-RSS-MiB is the process's high-water
-// resident set (VmHWM) after the build, so it includes the generated
-// talks held in memory, as a serving process holds its corpus.
+// talks/s is build throughput (talks/cpu-s: see cpuTime). peak-RSS-MiB is
+// the process's high-water resident set (VmHWM) after the build, so run
+// one 100k benchmark per process; it includes the generated talks held in
+// memory, as a serving process holds its corpus. GOMEMLIMIT (e.g. 500MiB)
+// trades some CPU for a lower peak.
 
 func BenchmarkBuildSeeds(b *testing.B) {
 	talks := seedTalks(b)
@@ -35,16 +40,44 @@ func BenchmarkBuildSeeds(b *testing.B) {
 }
 
 func BenchmarkBuildSynthetic(b *testing.B) {
+	benchSynthetic(b, func(b *testing.B, talks []Talk) bleve.Index {
+		idx, err := Build(talks)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return idx
+	})
+}
+
+// BenchmarkOpenSynthetic builds the persisted index (talksearch serve
+// --index DIR) from scratch each time: scorch writes segments to disk and
+// merges them there.
+func BenchmarkOpenSynthetic(b *testing.B) {
+	benchSynthetic(b, func(b *testing.B, talks []Talk) bleve.Index {
+		b.StopTimer()
+		dir := b.TempDir()
+		b.StartTimer()
+		idx, rep, err := Open(dir, talks)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Reused || rep.Docs != uint64(len(talks)) {
+			b.Fatalf("open: %+v", rep)
+		}
+		return idx
+	})
+}
+
+// benchSynthetic times build on 10k and 100k synthetic talks; closing the
+// index is not timed.
+func benchSynthetic(b *testing.B, build func(*testing.B, []Talk) bleve.Index) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
 			talks := Synthetic(n, 1)
 			cpu0 := cpuTime()
 			b.ResetTimer()
 			for b.Loop() {
-				idx, err := Build(talks)
-				if err != nil {
-					b.Fatal(err)
-				}
+				idx := build(b, talks)
 				b.StopTimer()
 				idx.Close()
 				b.StartTimer()
