@@ -143,7 +143,7 @@ func runPhase(ctx context.Context, client *http.Client, m *mix, cfg Config, d ti
 			rec := p.rec[i]
 			for !stop.Load() && ctx.Err() == nil {
 				k, u := m.next(rng)
-				lat, class, msg := do(ctx, client, u)
+				lat, class, msg := do(ctx, client, k, u)
 				if ctx.Err() != nil {
 					return // interrupted: this request says nothing about the server
 				}
@@ -213,11 +213,14 @@ loop:
 
 // do sends one GET and reads the whole answer. class is empty on success,
 // else the HTTP status code or "transport".
-func do(ctx context.Context, client *http.Client, u string) (lat time.Duration, class, msg string) {
+func do(ctx context.Context, client *http.Client, k Kind, u string) (lat time.Duration, class, msg string) {
 	start := time.Now()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return 0, "transport", err.Error()
+	}
+	if name, value := k.header(); name != "" {
+		req.Header.Set(name, value)
 	}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -113,6 +113,12 @@ func TestMixFollowsWeights(t *testing.T) {
 // fakeServer answers like talksearch on two talks, except that talk "b"
 // is broken: its pages answer 500.
 func fakeServer(t *testing.T, reloads *atomic.Int32) *httptest.Server {
+	return fakeServerCounting(t, reloads, new(atomic.Int32))
+}
+
+// fakeServerCounting is fakeServer, counting the requests for the live
+// results of the search page in fragments.
+func fakeServerCounting(t *testing.T, reloads, fragments *atomic.Int32) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/search", func(w http.ResponseWriter, r *http.Request) {
@@ -135,7 +141,12 @@ func fakeServer(t *testing.T, reloads *atomic.Int32) *httptest.Server {
 	}
 	mux.HandleFunc("GET /api/talks/{id}", talk)
 	mux.HandleFunc("GET /talks/{id}", talk)
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<html>") })
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(headerFragment) == "1" {
+			fragments.Add(1)
+		}
+		fmt.Fprint(w, "<html>")
+	})
 	mux.HandleFunc("GET /api/overlaps", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "{}") })
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") })
 	mux.HandleFunc("POST /admin/reload", func(w http.ResponseWriter, r *http.Request) {
@@ -152,8 +163,8 @@ func fakeServer(t *testing.T, reloads *atomic.Int32) *httptest.Server {
 }
 
 func TestRunCountsEveryRequestAndError(t *testing.T) {
-	var reloads atomic.Int32
-	srv := fakeServer(t, &reloads)
+	var reloads, fragments atomic.Int32
+	srv := fakeServerCounting(t, &reloads, &fragments)
 	target, err := loopbackURL(srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +190,11 @@ func TestRunCountsEveryRequestAndError(t *testing.T) {
 		}
 		if k.P50MS > k.P99MS || k.P99MS > k.MaxMS {
 			t.Errorf("%s: p50 %.3f, p99 %.3f, max %.3f not in order", k.Name, k.P50MS, k.P99MS, k.MaxMS)
+		}
+	}
+	for _, k := range sum.Kinds {
+		if k.Name == string(KindTyping) && k.Count != int(fragments.Load()) {
+			t.Errorf("%d typing requests, but the server saw %d fragment requests", k.Count, fragments.Load())
 		}
 	}
 	if total != sum.All.Count || total == 0 {

@@ -10,17 +10,18 @@
 // (the run always stops by itself). Each client picks, at random by weight,
 // one of these kinds of request:
 //
-//	search    GET /api/search?q=QUERY            realistic queries, typos, syntax
-//	filtered  GET /api/search?q=…&track=…&level=…  with facet filters, some sorted by time
-//	browse    GET /api/search?offset=N           an empty query pages through all talks
-//	page      GET /?q=QUERY                      the server-rendered search page
-//	talk      GET /talks/ID                      a talk page
-//	related   GET /api/talks/ID                  a talk with its related talks
+//	search    GET /api/search?q=QUERY                  queries with typos and syntax
+//	typing    GET /?q=PREFIX, X-Talksearch-Fragment: 1  the page's live results as one types
+//	filtered  GET /api/search?q=…&track=…&level=…      facet filters, some sorted by time
+//	browse    GET /api/search?offset=N                 an empty query pages through all talks
+//	page      GET /?q=QUERY                            the server-rendered search page
+//	talk      GET /talks/ID                            a talk page
+//	related   GET /api/talks/ID                        a talk with its related talks
 //	overlaps  GET /api/overlaps
 //	healthz   GET /healthz
 //
-// "searches" are search, filtered, browse and page together. A quarter of
-// the queries are prefixes, as the page searches while one types.
+// "searches" are search, typing, filtered, browse and page together; a
+// quarter of the queries of search, filtered and page are prefixes too.
 // --distinct instead searches random combinations of words, so that a
 // result cache in the server cannot answer them. --only limits the mix to
 // some kinds (--only healthz measures the machine's ceiling); --ceiling D

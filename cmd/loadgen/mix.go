@@ -21,21 +21,24 @@ const (
 	KindFiltered Kind = "filtered"
 	KindBrowse   Kind = "browse"
 	KindPage     Kind = "page"
+	KindTyping   Kind = "typing"
 	KindTalk     Kind = "talk"
 	KindRelated  Kind = "related"
 	KindOverlaps Kind = "overlaps"
 	KindHealthz  Kind = "healthz"
 )
 
-var kinds = []Kind{KindSearch, KindFiltered, KindBrowse, KindPage, KindTalk, KindRelated, KindOverlaps, KindHealthz}
+var kinds = []Kind{KindSearch, KindTyping, KindFiltered, KindBrowse, KindPage, KindTalk, KindRelated, KindOverlaps, KindHealthz}
 
 // defaultWeights is the mix of an attendee crowd between sessions: mostly
-// searching (as they type), then opening talks and their related talks.
+// searching (the page as they type, apps through the API), then opening
+// talks and their related talks.
 var defaultWeights = map[Kind]int{
-	KindSearch:   40,
-	KindFiltered: 15,
+	KindSearch:   25,
+	KindTyping:   20,
+	KindFiltered: 12,
 	KindBrowse:   5,
-	KindPage:     10,
+	KindPage:     8,
 	KindTalk:     10,
 	KindRelated:  12,
 	KindOverlaps: 3,
@@ -44,7 +47,19 @@ var defaultWeights = map[Kind]int{
 
 // isSearch tells the kinds that run a search on the server.
 func (k Kind) isSearch() bool {
-	return k == KindSearch || k == KindFiltered || k == KindBrowse || k == KindPage
+	return k == KindSearch || k == KindTyping || k == KindFiltered || k == KindBrowse || k == KindPage
+}
+
+// headerFragment is the header with which the search page's script asks
+// for the results part of the page only, as the attendee types.
+const headerFragment = "X-Talksearch-Fragment"
+
+// header is the request header a kind sends, if any.
+func (k Kind) header() (name, value string) {
+	if k == KindTyping {
+		return headerFragment, "1"
+	}
+	return "", ""
 }
 
 func kindList() string {
@@ -198,15 +213,27 @@ func (m *mix) next(r *rand.Rand) (Kind, string) {
 	return k, m.url(k, r)
 }
 
-// query is what one attendee types: one of the queries, or as they type
+// query is what one attendee asks: one of the queries, or as they type
 // it, a prefix of one (the page searches as you type).
 func (m *mix) query(r *rand.Rand) string {
+	if r.IntN(4) == 0 {
+		return m.typed(r)
+	}
 	if m.distinct {
 		return distinctQuery(r)
 	}
+	return queries[r.IntN(len(queries))]
+}
+
+// typed is a query as the page sends it while one types: a prefix of at
+// least two bytes, or the whole query.
+func (m *mix) typed(r *rand.Rand) string {
 	q := queries[r.IntN(len(queries))]
-	if r.IntN(4) == 0 && len(q) > 2 {
-		q = q[:2+r.IntN(len(q)-2)]
+	if m.distinct {
+		q = distinctQuery(r)
+	}
+	if len(q) > 2 {
+		q = q[:2+r.IntN(len(q)-1)]
 	}
 	return q
 }
@@ -260,6 +287,8 @@ func (m *mix) url(k Kind, r *rand.Rand) string {
 		return endpoint(m.base, "/api/search", v)
 	case KindPage:
 		return endpoint(m.base, "/", url.Values{"q": {m.query(r)}})
+	case KindTyping:
+		return endpoint(m.base, "/", url.Values{"q": {m.typed(r)}})
 	case KindTalk:
 		return endpoint(m.base, "/talks/"+url.PathEscape(pick(m.corpus.IDs)), nil)
 	case KindRelated:

@@ -121,8 +121,8 @@ func benchMix(b *testing.B, only []Kind, distinct bool) {
 	b.RunParallel(func(pb *testing.PB) {
 		rng := rand.New(rand.NewPCG(1, seed.Add(1)))
 		for pb.Next() {
-			_, u := m.next(rng)
-			if _, class, msg := do(context.Background(), client, u); class != "" {
+			k, u := m.next(rng)
+			if _, class, msg := do(context.Background(), client, k, u); class != "" {
 				b.Error(msg)
 			}
 		}
