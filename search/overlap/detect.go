@@ -2,9 +2,11 @@ package overlap
 
 import (
 	"container/heap"
+	"hash/fnv"
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/talksearch/talksearch/index"
@@ -54,8 +56,11 @@ type detector struct {
 	an    *textAnalyzer
 	voc   *vocab
 	vecs  []vector
-	shs   [][]uint64
-	texts []*talkText // filled in when a talk's first pair is explained
+	keys  []uint64 // hash of each talk's textKey, 0 for none
+	// shs are the talks' shingles, made on first use (see shingles).
+	shs    [][]uint64
+	shOnce []sync.Once
+	texts  []*talkText // filled in when a talk's first pair is explained
 }
 
 // Detect finds the overlapping pairs, clusters and clashes among talks.
@@ -102,18 +107,36 @@ func newDetector(talks []index.Talk) *detector {
 			d.talks = append(d.talks, t)
 		}
 	}
-	cs := make([]counts, len(d.talks))
-	d.shs = make([][]uint64, len(d.talks))
+	d.vecs = make([]vector, len(d.talks))
+	d.keys = make([]uint64, len(d.talks))
 	for k, t := range d.talks {
-		cs[k] = d.an.count(d.voc, t.Title, t.Abstract)
-		d.shs[k] = shingles(t.Title + "\n" + t.Abstract)
+		d.vecs[k] = d.an.count(d.voc, t.Title, t.Abstract)
+		if key := textKey(t); key != "" {
+			h := fnv.New64a()
+			h.Write([]byte(key))
+			d.keys[k] = h.Sum64() | 1 // never 0, which means no key
+		}
+	}
+	for _, v := range d.vecs {
+		weigh(v, d.voc, len(d.talks))
 	}
 	d.texts = make([]*talkText, len(d.talks))
-	d.vecs = make([]vector, len(d.talks))
-	for k, c := range cs {
-		d.vecs[k] = weigh(c, d.voc, len(d.talks))
-	}
+	d.shs = make([][]uint64, len(d.talks))
+	d.shOnce = make([]sync.Once, len(d.talks))
 	return d
+}
+
+// shingles returns talk k's shingles, made on first use: they are needed
+// only for pairs close enough to be copies, and at 50k talks they would
+// take more memory than the term vectors.
+func (d *detector) shingles(k int) []uint64 {
+	d.shOnce[k].Do(func() { d.shs[k] = shingles(d.talks[k].Title + "\n" + d.talks[k].Abstract) })
+	return d.shs[k]
+}
+
+// sameText reports whether talks i and j are the same submission.
+func (d *detector) sameText(i, j int) bool {
+	return d.keys[i] != 0 && d.keys[i] == d.keys[j] && textKey(d.talks[i]) == textKey(d.talks[j])
 }
 
 // pairs scores every pair that could reach minScore or clashMin, from the
@@ -127,9 +150,9 @@ func (d *detector) pairs(minScore, clashMin float64, maxPairs int) *pairSet {
 	// Identical texts are paired from their keys: the term search leaves
 	// out the commonest terms at scale and could miss a pair made only of them.
 	exact := map[[2]int]bool{}
-	group := map[string][]int{}
-	for k, talk := range d.talks {
-		if key := textKey(talk); key != "" {
+	group := map[uint64][]int{}
+	for k, key := range d.keys {
+		if key != 0 {
 			group[key] = append(group[key], k)
 		}
 	}
@@ -137,6 +160,9 @@ func (d *detector) pairs(minScore, clashMin float64, maxPairs int) *pairSet {
 	for _, ks := range group {
 		for x := range ks {
 			for y := x + 1; y < len(ks); y++ {
+				if !d.sameText(ks[x], ks[y]) {
+					continue // a hash collision
+				}
 				exact[[2]int{ks[x], ks[y]}] = true
 				all.add(pairInfo{i: ks[x], j: ks[y], cos: 1, score: 1, kind: KindDuplicate})
 			}
@@ -164,7 +190,7 @@ func (d *detector) pairs(minScore, clashMin float64, maxPairs int) *pairSet {
 func (d *detector) score(i, j int, cos, second float64) pairInfo {
 	p := pairInfo{i: i, j: j, cos: cos, kind: KindTopical, score: cos}
 	if cos >= nearDupCos {
-		jac, contain := resemblance(d.shs[i], d.shs[j])
+		jac, contain := resemblance(d.shingles(i), d.shingles(j))
 		if jac >= nearDupMin || contain >= nearDupContainment {
 			p.kind, p.score = KindNearDuplicate, math.Max(cos, jac)
 			return p
@@ -185,7 +211,7 @@ func (d *detector) pairScore(i, j int) float64 {
 	if i > j {
 		i, j = j, i
 	}
-	if key := textKey(d.talks[i]); key != "" && key == textKey(d.talks[j]) {
+	if d.sameText(i, j) {
 		return 1
 	}
 	cos, second := dotSecond(d.vecs[i], d.vecs[j])

@@ -201,7 +201,7 @@ func (d *detector) reportPair(p pairInfo) Pair {
 		marked[st.term] = true
 		terms = append(terms, st.surface)
 	}
-	jac, _ := resemblance(d.shs[p.i], d.shs[p.j])
+	jac, _ := resemblance(d.shingles(p.i), d.shingles(p.j))
 	if p.kind == KindDuplicate {
 		jac = 1
 	}

@@ -2,6 +2,7 @@ package overlap
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -284,47 +285,46 @@ func (v *vocab) id(term string) int32 {
 	return id
 }
 
-// counts is a talk's raw term frequencies, title occurrences boosted.
-type counts map[int32]float64
-
-func (a *textAnalyzer) count(v *vocab, title, abstract string) counts {
-	c := counts{}
-	add := func(text string, weight float64) {
+// count returns a talk's raw term frequencies, title occurrences boosted,
+// as a vector (ids ascending) to be weighed once every talk is counted.
+func (a *textAnalyzer) count(v *vocab, title, abstract string) vector {
+	c := map[int32]float32{}
+	add := func(text string, weight float32) {
 		for _, o := range a.occurrences(text, tokenize(text)) {
 			c[v.id(o.term)] += weight
 		}
 	}
 	add(title, titleBoost)
 	add(abstract, 1)
+	vec := vector{ids: make([]int32, 0, len(c)), w: make([]float32, len(c))}
 	for id := range c {
+		vec.ids = append(vec.ids, id)
 		v.df[id]++
 	}
-	return c
+	slices.Sort(vec.ids)
+	for i, id := range vec.ids {
+		vec.w[i] = c[id]
+	}
+	return vec
 }
 
 // idf is smoothed so that a term in every talk still weighs a little: with
 // two submissions, ln(N/df) would make their shared words worth nothing.
 func idf(n int, df int32) float64 { return math.Log(1 + float64(n)/float64(df)) }
 
-// weigh turns counts into a unit vector with sublinear tf and idf.
-func weigh(c counts, v *vocab, n int) vector {
-	vec := vector{ids: make([]int32, 0, len(c)), w: make([]float32, 0, len(c))}
-	for id := range c {
-		vec.ids = append(vec.ids, id)
-	}
-	sort.Slice(vec.ids, func(i, j int) bool { return vec.ids[i] < vec.ids[j] })
+// weigh turns the counts of vec into unit-length weights, in place, with
+// sublinear tf and idf.
+func weigh(vec vector, v *vocab, n int) {
 	var norm float64
-	ws := make([]float64, len(vec.ids))
 	for i, id := range vec.ids {
-		w := (1 + math.Log(c[id])) * idf(n, v.df[id])
-		ws[i] = w
+		w := (1 + math.Log(float64(vec.w[i]))) * idf(n, v.df[id])
+		vec.w[i] = float32(w)
 		norm += w * w
 	}
 	norm = math.Sqrt(norm)
-	for _, w := range ws {
-		vec.w = append(vec.w, float32(w/norm))
+	for i := range vec.w {
+		vec.w[i] = float32(float64(vec.w[i]) / norm)
 	}
-	return vec
 }
 
 // dot is the cosine of two unit vectors.
