@@ -56,9 +56,12 @@ const (
 //     spellings of one thing to one term (float8 → fp8, K8s → kubernetes),
 //     and adds the family of a model variant at the same position
 //     (MI300X also as mi300, NVFP4 also as fp4) so the family name finds it.
-//  4. talk_stop: a short list of function words, never applied to compound
-//     parts, and not at all when every token is a stop word (a query of
-//     only "all to all" still searches for something).
+//  4. talk_stop: a short list of function words (not "all", "up", "out",
+//     "no": they carry meaning in this field), never applied to compound
+//     parts, and not at all when every token is a stop word (the query
+//     "to be or" still searches for something). A removed word leaves a
+//     position gap, so the phrase "mixture of experts" still matches the
+//     text "Mixture-of-Experts".
 //  5. talk_snowball_en: the snowball English stemmer, but not for terms
 //     with digits (fp8, 1ms, mi300 are names, not words).
 //
