@@ -47,6 +47,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		p := runPhase(ctx, client, m, cfg, cfg.Ceiling, nil, sampler, progress)
 		c := p.stats(KindHealthz)
 		sum.Ceiling = &c
+		sum.CeilingCPU = &p.cpu
 		sum.CeilingErrors = p.errorSamples
 	}
 	if ctx.Err() != nil {
@@ -69,6 +70,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	sum.Searches = p.statsWhere("searches", Kind.isSearch)
 	sum.ErrorSamples = p.errorSamples
 	sum.Reload = p.reload
+	sum.CPU = &p.cpu
 	if sum.Ceiling != nil && sum.Ceiling.PerSec > 0 {
 		sum.SearchShareOfCeiling = sum.Searches.PerSec / sum.Ceiling.PerSec
 	}
@@ -100,6 +102,7 @@ type phase struct {
 	rec          []*recorder // one per client, merged when summarising
 	errorSamples []string
 	reload       *ReloadResult
+	cpu          CPUStats
 }
 
 // recorder is one client's record; it needs no lock as only its client
@@ -135,6 +138,7 @@ func runPhase(ctx context.Context, client *http.Client, m *mix, cfg Config, d ti
 		wg    sync.WaitGroup
 		p     = &phase{rec: make([]*recorder, cfg.Clients)}
 		start = time.Now()
+		cpu   = startCPU(cfg.PID)
 	)
 	for i := range cfg.Clients {
 		p.rec[i] = newRecorder()
@@ -200,6 +204,7 @@ loop:
 	stop.Store(true)
 	p.elapsed = time.Since(start)
 	wg.Wait()
+	p.cpu = cpu.stop(int(done.Load()), time.Since(start))
 	side.Wait()
 	for _, r := range p.rec {
 		for _, m := range r.first {

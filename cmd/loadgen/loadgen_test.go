@@ -221,11 +221,19 @@ func TestRunCountsEveryRequestAndError(t *testing.T) {
 	if sum.RSS == nil || sum.RSS.PeakKiB < sum.RSS.StartKiB || sum.RSS.StartKiB <= 0 {
 		t.Errorf("rss = %+v", sum.RSS)
 	}
+	// The fake server runs in this process: its CPU time includes the
+	// load generator's.
+	if c := sum.CPU; c == nil || c.ServerSeconds <= 0 || c.ServerSeconds < c.LoadgenSeconds*0.9 || c.ServerMSPerRequest <= 0 {
+		t.Errorf("cpu = %+v", sum.CPU)
+	}
+	if sum.CeilingCPU == nil || sum.CeilingCPU.LoadgenSeconds <= 0 {
+		t.Errorf("ceiling cpu = %+v", sum.CeilingCPU)
+	}
 	var out bytes.Buffer
 	if err := sum.writeText(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"searches", "ceiling (healthz alone)", "500×", "server RSS: start", "reload at"} {
+	for _, want := range []string{"searches", "ceiling (healthz alone)", "500×", "server RSS: start", "reload at", "server CPU: "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, out.String())
 		}
@@ -280,5 +288,25 @@ func TestDistinctQueriesRarelyRepeat(t *testing.T) {
 	}
 	if len(words) < 50 {
 		t.Errorf("only %d words to combine", len(words))
+	}
+}
+
+func TestProcessCPU(t *testing.T) {
+	before, err := processCPU(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Burn some CPU: the kernel counts in ticks of 10 ms.
+	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); {
+	}
+	after, err := processCPU(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := after - before; d < 50*time.Millisecond || d > 2*time.Second {
+		t.Errorf("100 ms of spinning counted as %s of CPU", d)
+	}
+	if _, err := processCPU(1 << 30); err == nil {
+		t.Error("processCPU of a pid that cannot exist: no error")
 	}
 }

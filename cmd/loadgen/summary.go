@@ -26,6 +26,9 @@ type Summary struct {
 	CeilingErrors        []string `json:"ceiling_errors,omitempty"`
 	SearchShareOfCeiling float64  `json:"search_share_of_ceiling,omitempty"`
 
+	CPU        *CPUStats `json:"cpu,omitempty"`
+	CeilingCPU *CPUStats `json:"ceiling_cpu,omitempty"`
+
 	RSS          *RSSStats     `json:"rss,omitempty"`
 	Reload       *ReloadResult `json:"reload,omitempty"`
 	ErrorSamples []string      `json:"error_samples,omitempty"`
@@ -135,6 +138,13 @@ func (s *Summary) writeText(w io.Writer) error {
 	fmt.Fprintln(w)
 	if s.Ceiling != nil {
 		fmt.Fprintf(w, "searches: %.0f/s = %.0f%% of the /healthz ceiling (%.0f/s)\n", s.Searches.PerSec, 100*s.SearchShareOfCeiling, s.Ceiling.PerSec)
+	}
+	if c := s.CPU; c != nil && c.ServerSeconds > 0 {
+		fmt.Fprintf(w, "server CPU: %.3f ms per request (%.2f cores busy)", c.ServerMSPerRequest, c.ServerCores)
+		if cc := s.CeilingCPU; cc != nil && cc.ServerMSPerRequest > 0 {
+			fmt.Fprintf(w, "; /healthz alone %.3f ms per request", cc.ServerMSPerRequest)
+		}
+		fmt.Fprintf(w, "; loadgen %.3f ms per request\n", c.LoadgenMSPerRequest)
 	}
 	if s.Reload != nil {
 		fmt.Fprintf(w, "reload at %.1f s: %s\n", s.Reload.AtSeconds, s.Reload)
