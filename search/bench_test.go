@@ -159,7 +159,7 @@ func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
 			if err != nil {
 				return err
 			}
-			fc := newFacetCounter(sel)
+			fc := s.newFacetCounter(sel)
 			for _, m := range cands {
 				fc.add(m.d)
 			}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -218,8 +219,9 @@ type doc struct {
 	talk  *index.Talk
 	ord   int // position in the corpus order of byTime
 	track string
-	level string
-	room  string
+	// facet are the talk's track, level and room as 1 + their index in
+	// the snapshot's sorted values, 0 for none (see facetCounter).
+	facet [3]int32
 }
 
 // snapshot is everything built from one corpus; it never changes after
@@ -282,7 +284,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 			idx.Close()
 			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
 		}
-		d := &doc{talk: t, track: t.Track, level: t.Level, room: t.Room}
+		d := &doc{talk: t, track: t.Track}
 		s.byID[t.ID] = d
 		s.byTime = append(s.byTime, d)
 		for name, v := range map[string]string{"track": t.Track, "level": t.Level, "room": t.Room} {
@@ -294,6 +296,14 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	}
 	for _, vs := range s.values {
 		sort.Strings(vs)
+	}
+	for _, d := range s.byID {
+		for i, v := range [3]string{d.talk.Track, d.talk.Level, d.talk.Room} {
+			if v != "" {
+				k, _ := slices.BinarySearch(s.values[facetNames[i]], v)
+				d.facet[i] = int32(k + 1)
+			}
+		}
 	}
 	sort.SliceStable(s.byTime, func(i, j int) bool { return timeLess(s.byTime[i].talk, s.byTime[j].talk) })
 	for i, d := range s.byTime {

@@ -49,28 +49,29 @@ func (s *snapshot) canonicalValue(facet, v string) string {
 	return v
 }
 
-func (d *doc) facetValue(i int) string {
-	switch i {
-	case 0:
-		return d.track
-	case 1:
-		return d.level
-	}
-	return d.room
-}
-
 // facetCounter counts facet values over candidate talks; a talk counts in
-// a facet when it passes the selections of the other facets.
+// a facet when it passes the selections of the other facets. Talks carry
+// their values as indexes into the snapshot's sorted values (doc.facet), so
+// counting is slice arithmetic, not map lookups: a browse of a large corpus
+// counts every talk.
 type facetCounter struct {
-	sel     selection
-	counts  [3]map[string]int
-	missing [3]int
+	sel    selection
+	values [3][]string
+	pass   [3][]bool // by value index (0: no value); nil: every talk passes
+	counts [3][]int  // by value index; counts[i][0] are the talks without a value
 }
 
-func newFacetCounter(sel selection) *facetCounter {
+func (s *snapshot) newFacetCounter(sel selection) *facetCounter {
 	fc := &facetCounter{sel: sel}
-	for i := range fc.counts {
-		fc.counts[i] = map[string]int{}
+	for i, name := range facetNames {
+		fc.values[i] = s.values[name]
+		fc.counts[i] = make([]int, len(fc.values[i])+1)
+		if sel[i] != nil {
+			fc.pass[i] = make([]bool, len(fc.values[i])+1)
+			for k, v := range fc.values[i] {
+				fc.pass[i][k+1] = sel[i][v]
+			}
+		}
 	}
 	return fc
 }
@@ -79,16 +80,12 @@ func newFacetCounter(sel selection) *facetCounter {
 func (fc *facetCounter) add(d *doc) bool {
 	var pass [3]bool
 	for i := range pass {
-		pass[i] = fc.sel[i] == nil || fc.sel[i][d.facetValue(i)]
+		pass[i] = fc.pass[i] == nil || fc.pass[i][d.facet[i]]
 	}
 	for i := range pass {
 		// Facet i ignores its own selection: count d if the others pass.
 		if pass[(i+1)%3] && pass[(i+2)%3] {
-			if v := d.facetValue(i); v != "" {
-				fc.counts[i][v]++
-			} else {
-				fc.missing[i]++
-			}
+			fc.counts[i][d.facet[i]]++
 		}
 	}
 	return pass[0] && pass[1] && pass[2]
@@ -96,11 +93,19 @@ func (fc *facetCounter) add(d *doc) bool {
 
 // facets returns the counts of every facet.
 func (fc *facetCounter) facets() Facets {
+	var out [3][]FacetValue
+	for i := range out {
+		counts := map[string]int{}
+		for k, n := range fc.counts[i][1:] {
+			if n > 0 {
+				counts[fc.values[i][k]] = n
+			}
+		}
+		out[i] = orderFacet(counts, fc.sel[i])
+	}
 	return Facets{
-		Track:   orderFacet(fc.counts[0], fc.sel[0]),
-		Level:   orderFacet(fc.counts[1], fc.sel[1]),
-		Room:    orderFacet(fc.counts[2], fc.sel[2]),
-		Missing: map[string]int{"track": fc.missing[0], "level": fc.missing[1], "room": fc.missing[2]},
+		Track: out[0], Level: out[1], Room: out[2],
+		Missing: map[string]int{"track": fc.counts[0][0], "level": fc.counts[1][0], "room": fc.counts[2][0]},
 	}
 }
 

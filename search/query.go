@@ -100,17 +100,23 @@ func (s *snapshot) compile(p parsed) plan {
 			// Common words ("running", "training") together count as one
 			// word: a talk with the rarer words but not all the common
 			// ones is hardly missing anything, and a talk with only
-			// common words still matches.
+			// common words still matches. In a large corpus they would
+			// match most of it, which every facet count then pays for:
+			// there they only rank the talks the rarer words find.
 			cq := query.NewDisjunctionQuery(commonClauses)
 			cq.SetBoost(float64(len(commonClauses)))
-			clauses = append(clauses, cq)
+			if len(s.byID) <= goFacetsMax {
+				clauses = append(clauses, cq)
+			} else {
+				should = append(should, cq)
+			}
 		}
 		// The coordination factor of a disjunction (matched clauses /
 		// clauses) is what ranks talks with every word above talks with
 		// some of them.
 		must = append(must, query.NewDisjunctionQuery(clauses))
 		if len(words) > 1 {
-			should = append(should, proximityClauses(p.Words, words)...)
+			should = append(should, proximityClauses(p.Words, words, len(s.byID) <= goFacetsMax)...)
 		}
 	}
 	for _, ph := range p.Phrases {
@@ -192,6 +198,11 @@ func (s *snapshot) wordClause(alts []alternative) query.Query {
 func (s *snapshot) literal(w string) []alternative {
 	w = s.knownForm(w)
 	if s.compound(w) {
+		if len(s.byID) > goFacetsMax {
+			// In a large corpus the parts apart ("torch") match most of
+			// it, for a tenth of a word's weight: not worth the cost.
+			return []alternative{{text: w, weight: 1, phrase: true}}
+		}
 		return []alternative{{text: w, weight: 1, phrase: true}, {text: w, weight: compoundPartWeight}}
 	}
 	return []alternative{{text: w, weight: 1}}
@@ -249,15 +260,19 @@ func (s *snapshot) compound(w string) bool {
 
 // proximityClauses reward talks where the query's words stand together: the
 // whole input as typed as a phrase, and each pair of neighbouring content
-// words.
-func proximityClauses(typed, content []string) []query.Query {
+// words. Phrases in abstracts are what a search of a large corpus spends
+// most on (every talk with the words is checked for their positions), so
+// with all false only titles are checked.
+func proximityClauses(typed, content []string, all bool) []query.Query {
 	var qs []query.Query
 	whole := strings.Join(typed, " ")
-	qs = append(qs,
-		fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost),
-		fieldQuery(index.FieldAbstract, whole, true, phraseBoost),
-		fieldQuery(index.FieldSpeakers, whole, true, 2*phraseBoost),
-	)
+	qs = append(qs, fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost))
+	if all {
+		qs = append(qs,
+			fieldQuery(index.FieldAbstract, whole, true, phraseBoost),
+			fieldQuery(index.FieldSpeakers, whole, true, 2*phraseBoost),
+		)
+	}
 	isContent := map[string]bool{}
 	for _, w := range content {
 		isContent[w] = true
@@ -268,10 +283,10 @@ func proximityClauses(typed, content []string) []query.Query {
 			continue
 		}
 		pair := typed[i] + " " + typed[i+1]
-		qs = append(qs,
-			fieldQuery(index.FieldTitle, pair, true, phraseBoost),
-			fieldQuery(index.FieldAbstract, pair, true, phraseBoost/2),
-		)
+		qs = append(qs, fieldQuery(index.FieldTitle, pair, true, phraseBoost))
+		if all {
+			qs = append(qs, fieldQuery(index.FieldAbstract, pair, true, phraseBoost/2))
+		}
 		pairs++
 	}
 	return qs

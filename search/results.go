@@ -85,14 +85,17 @@ func (s *snapshot) searchInGo(ctx context.Context, r Request, pl plan) ([]match,
 	if err != nil {
 		return nil, 0, Facets{}, err
 	}
-	fc := newFacetCounter(s.newSelection(r))
+	fc := s.newFacetCounter(s.newSelection(r))
 	results := cands[:0:0]
 	for _, m := range cands {
 		if fc.add(m.d) {
 			results = append(results, m)
 		}
 	}
-	sortMatches(results, r.Sort, pl.q == nil)
+	if pl.q != nil {
+		// Without a query the talks come in schedule order already.
+		sortMatches(results, r.Sort)
+	}
 	page := results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
 	return page, uint64(len(results)), fc.facets(), nil
 }
@@ -268,10 +271,9 @@ func valuesQuery(field string, values map[string]bool) query.Query {
 }
 
 // sortMatches orders results: by time (start, unscheduled last), or by
-// score with time breaking ties. Without a query every score is equal, so
-// relevance is schedule order too.
-func sortMatches(ms []match, by string, noQuery bool) {
-	if by == SortTime || noQuery {
+// score with time breaking ties.
+func sortMatches(ms []match, by string) {
+	if by == SortTime {
 		sort.Slice(ms, func(i, j int) bool { return ms[i].d.ord < ms[j].d.ord })
 		return
 	}
