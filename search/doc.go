@@ -2,4 +2,37 @@
 // parsing with typo tolerance and synonyms, facets, highlights, related
 // talks and "did you mean". It translates Bleve's types into its own at the
 // package edge, so the web layer never sees Bleve.
+//
+// # Queries
+//
+// A query is what a person types in a search box, parsed by parseQuery and
+// never rejected for its syntax: plain words, "quoted phrases", -exclusions
+// and the prefixes title:, speaker: (by:), abstract: and track:. Every plain
+// word counts and none is required: Bleve's coordination factor ranks talks
+// with all the words above talks with some, a title match weighs three
+// times an abstract match, a speaker match twice, and the words next to
+// each other score again as a phrase. Common words (in more than a fifth of
+// the talks) count together as one word, and question filler ("how do I")
+// not at all. A word the index does not know is corrected to the closest
+// corpus words (edit distance, a swap counting as one, most used first) at a
+// lower weight, and the response says "did you mean"; a word with synonyms
+// (index.Thesaurus: MoE, mixture of experts) also matches them at half
+// weight, and the response lists them.
+//
+// # Results
+//
+// Facets on track, level and room count each facet without its own
+// selection (see facets.go for the two strategies, in Go for
+// conference-sized corpora, by Bleve facet requests for large ones).
+// Highlights are Bleve's html highlighter driven directly: the whole title,
+// the two best abstract fragments cut at word boundaries, only fragments
+// with a match. Related talks (related.go) are Bleve candidates for the
+// talk's distinctive terms ranked by term-vector cosine.
+//
+// # Engine
+//
+// An Engine holds an immutable snapshot of one corpus (index, talks, term
+// statistics, related lists, a result cache) behind an atomic pointer;
+// Replace builds a new snapshot completely before swapping it in, so a live
+// re-index never serves a half-built index.
 package search
