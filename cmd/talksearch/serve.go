@@ -42,7 +42,12 @@ JSON API (/api/search, /api/talks/ID, /api/overlaps, /healthz).
 The server prints its URL on standard output once it listens, logs one JSON
 line per request on standard error, and on SIGINT or SIGTERM stops accepting
 connections, finishes the requests in flight (up to --shutdown-timeout) and
-exits.`,
+exits.
+
+On SIGHUP, or POST /admin/reload with "Authorization: Bearer TOKEN" when
+--reload-token (better: TALKSEARCH_RELOAD_TOKEN) is set, it re-reads the
+seeds and swaps in a new index once it is built; seeds that fail to load,
+or would lose a file's talks, are refused and the old index keeps serving.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return serve(cmd.Context(), g, o)
