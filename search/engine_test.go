@@ -461,3 +461,19 @@ func TestIndexOption(t *testing.T) {
 		t.Errorf("reused (-want +got):\n%s", diff)
 	}
 }
+
+func TestOverlapsCachedPerMin(t *testing.T) {
+	e := fixtureEngine(t)
+	ctx := context.Background()
+	a, err := e.Overlaps(ctx, 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.Overlaps(ctx, 0.3)
+	if err != nil || a != b {
+		t.Errorf("second call: %v, same report %v", err, a == b)
+	}
+	if _, err := e.Overlaps(ctx, 1.5); !errors.Is(err, ErrInvalid) {
+		t.Errorf("min 1.5: %v, want ErrInvalid", err)
+	}
+}
