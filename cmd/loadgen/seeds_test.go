@@ -96,9 +96,12 @@ func BenchmarkServeMix(b *testing.B) {
 	benchMix(b, nil, false)
 }
 
-// BenchmarkServeSearch is one search (the search kind only).
-func BenchmarkServeSearch(b *testing.B) {
-	b.Run("cached", func(b *testing.B) { benchMix(b, []Kind{KindSearch}, false) })
+// BenchmarkServeKind is one request of each kind alone, and a search
+// that misses the result cache ("distinct").
+func BenchmarkServeKind(b *testing.B) {
+	for _, k := range kinds {
+		b.Run(string(k), func(b *testing.B) { benchMix(b, []Kind{k}, false) })
+	}
 	b.Run("distinct", func(b *testing.B) { benchMix(b, []Kind{KindSearch}, true) })
 }
 
