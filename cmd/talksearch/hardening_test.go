@@ -150,11 +150,26 @@ func hammer(t *testing.T, base string, n int, stop <-chan struct{}) (wait func()
 
 // TestReloadUnderLoad re-indexes, through the admin endpoint and by
 // SIGHUP, while clients search: no request fails, and new seeds are
-// served once a reload returns.
+// served once a reload returns. On disk, a reload builds the new index
+// beside the one serving and removes that one once it is replaced.
 func TestReloadUnderLoad(t *testing.T) {
+	t.Run("in memory", func(t *testing.T) { testReloadUnderLoad(t, "") })
+	t.Run("on disk", func(t *testing.T) {
+		requireIndexDir(t)
+		testReloadUnderLoad(t, filepath.Join(t.TempDir(), "index"))
+	})
+}
+
+// testReloadUnderLoad is TestReloadUnderLoad with the index in indexDir,
+// or in memory.
+func testReloadUnderLoad(t *testing.T, indexDir string) {
 	dir := copySeeds(t)
 	const token = "test-token-0123456789"
-	s := serveSeeds(t, map[string]string{"TALKSEARCH_RELOAD_TOKEN": token}, "--seeds", dir)
+	args := []string{"--seeds", dir}
+	if indexDir != "" {
+		args = append(args, "--index", indexDir)
+	}
+	s := serveSeeds(t, map[string]string{"TALKSEARCH_RELOAD_TOKEN": token}, args...)
 	before := s.total(t, "")
 
 	stop := make(chan struct{})
@@ -196,6 +211,11 @@ func TestReloadUnderLoad(t *testing.T) {
 	}
 	if n := strings.Count(s.log.String(), "reload: new index serving"); n != 4 {
 		t.Errorf("log has %d successful reloads, want 4", n)
+	}
+	if indexDir != "" {
+		if got := indexFiles(t, indexDir); len(got) != 1 {
+			t.Errorf("index directories after the reloads: %q, want only the one serving", got)
+		}
 	}
 }
 
