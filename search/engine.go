@@ -136,7 +136,11 @@ func (e *Engine) acquire() (*snapshot, func(), error) {
 	}
 }
 
-// Search runs a user's search.
+// Search runs a user's search. Invalid requests (limits, sort, a query
+// longer than MaxQueryLen) are errors wrapping ErrInvalid; a query's syntax
+// never is. Equal requests are answered from a per-corpus cache, so the
+// Result's slices may be shared with other calls: read them, do not modify
+// them.
 func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	start := time.Now()
 	r, err := normalize(r)
