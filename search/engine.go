@@ -186,6 +186,20 @@ func (e *Engine) Talk(ctx context.Context, id string) (*TalkDetail, error) {
 	return &TalkDetail{Talk: *d.talk, Related: rel}, nil
 }
 
+// Talks returns every talk of the corpus in schedule order (start time,
+// unscheduled last, then title).
+func (e *Engine) Talks() []index.Talk {
+	s := e.snap.Load()
+	if s == nil {
+		return nil
+	}
+	out := make([]index.Talk, len(s.byTime))
+	for i, d := range s.byTime {
+		out[i] = *d.talk
+	}
+	return out
+}
+
 // Overlaps returns the overlap report of the corpus. Detection runs once per
 // corpus and minimum score; later calls share the report.
 func (e *Engine) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {

@@ -477,3 +477,15 @@ func TestOverlapsCachedPerMin(t *testing.T) {
 		t.Errorf("min 1.5: %v, want ErrInvalid", err)
 	}
 }
+
+func TestTalksInScheduleOrder(t *testing.T) {
+	e := fixtureEngine(t)
+	var ids []string
+	for _, tk := range e.Talks() {
+		ids = append(ids, tk.ID)
+	}
+	want := []string{"compile", "monarch-api", "monarch-amd", "coffee-1", "moe-inference", "kv-cache", "async-rl", "flex"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("Talks (-want +got):\n%s", diff)
+	}
+}
