@@ -76,7 +76,12 @@ func ContentHash(talks []Talk) (string, error) {
 // there when it was built from the same talks (ContentHash) with the same
 // MappingVersion and its files are intact, and building a new one otherwise.
 // The index is read-only. A dir that cannot be written is an error only when
-// a build is needed.
+// a build is needed. Directories left by a crashed build are removed.
+//
+// One process at a time may Open a dir (calls must not overlap): a build
+// in progress looks like a crashed one to another caller. An index replaced
+// while still open stays readable until closed (its files are unlinked,
+// not overwritten).
 func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 	began := time.Now()
 	rep := OpenReport{}
@@ -88,6 +93,9 @@ func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 	if idx != nil {
 		rep.Path, rep.Reused = path, true
 		rep.Docs, _ = idx.DocCount()
+		if hasStale(dir, filepath.Base(path)) {
+			rep.Cleanup = removeStale(dir, filepath.Base(path)) // left by a build that crashed
+		}
 		rep.Took = time.Since(began)
 		return idx, rep, nil
 	}
@@ -215,6 +223,20 @@ func removeStale(dir, keep string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// hasStale says whether dir holds index directories besides keep.
+func hasStale(dir, keep string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), indexPrefix) && e.Name() != keep {
+			return true
+		}
+	}
+	return false
 }
 
 func sumFiles(root string) (map[string]entry, error) {

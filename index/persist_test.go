@@ -49,6 +49,42 @@ func TestOpenReusesMatchingIndex(t *testing.T) {
 	if got := indexDirs(t, dir); len(got) != 1 {
 		t.Errorf("index dirs %v, want one", got)
 	}
+	// A build killed midway leaves a directory without a manifest; the
+	// index in use is untouched and the leftover goes at the next Open.
+	crashed := filepath.Join(dir, indexPrefix+"1")
+	if err := os.MkdirAll(filepath.Join(crashed, "store"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	third := openOK(t, dir, talks)
+	if !third.Reused || third.Path != first.Path || third.Cleanup != nil {
+		t.Fatalf("open after a crashed build: %+v", third)
+	}
+	if got := indexDirs(t, dir); len(got) != 1 || got[0] != first.Path {
+		t.Errorf("index dirs %v, want only %s", got, first.Path)
+	}
+}
+
+// An index replaced by a rebuild stays readable by whoever still has it
+// open (a server finishing the searches it started on the old index).
+func TestOpenReplacedIndexStaysReadable(t *testing.T) {
+	dir := t.TempDir()
+	old, _, err := Open(dir, handTalks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	changed := handTalks()[:5]
+	idx, rep, err := Open(dir, changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	if rep.Reused || rep.Docs != 5 {
+		t.Fatalf("rebuild: %+v", rep)
+	}
+	if ids := searchIDs(t, old, matchField(FieldAbstract, "compile")); len(ids) != 1 {
+		t.Errorf("old index after the switch: %v", ids)
+	}
 }
 
 func TestOpenRebuilds(t *testing.T) {
