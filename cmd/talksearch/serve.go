@@ -9,10 +9,12 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/blevesearch/bleve/v2"
 	"github.com/gin-gonic/gin"
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 
+	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/web"
 )
@@ -77,14 +79,6 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
 	hup, restoreHUP := catchSIGHUP() // before the build: see reload.go
 	defer restoreHUP()
-	if o.indexDir != "" {
-		// TODO(search): index.Open(dir, talks) persists and reuses an index
-		// (index/persist.go), but search.New builds its own in-memory index
-		// from the corpus and has no constructor that takes an opened one.
-		// Until it has, refusing is better than silently serving from memory.
-		return fmt.Errorf("--index %s: on-disk indexes are not supported yet; omit --index to index in memory", o.indexDir)
-	}
-
 	// Listen before indexing: a taken port fails at once, and connections
 	// that arrive while the index builds wait in the backlog.
 	ln, err := net.Listen("tcp", o.addr)
@@ -98,7 +92,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	engine, err := search.New(corpus)
+	engine, err := search.NewWithOptions(corpus, search.Options{Index: indexFunc(o.indexDir, log)})
 	if err != nil {
 		return fmt.Errorf("build search engine: %w", err)
 	}
@@ -147,4 +141,28 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	}
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// indexFunc says where the engine's index lives: in memory (nil) or, with
+// --index DIR, on disk, reused across runs while the talks and the mapping
+// version are unchanged and rebuilt beside the old one otherwise.
+func indexFunc(dir string, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
+	if dir == "" {
+		return nil
+	}
+	return func(talks []index.Talk) (bleve.Index, error) {
+		idx, rep, err := index.Open(dir, talks)
+		if err != nil {
+			return nil, fmt.Errorf("--index %s: %w", dir, err)
+		}
+		if rep.Reused {
+			log.Info().Str("path", rep.Path).Uint64("docs", rep.Docs).Dur("took", rep.Took).Msg("on-disk index reused")
+		} else {
+			log.Warn().Str("reason", rep.Reason).Str("path", rep.Path).Uint64("docs", rep.Docs).Dur("took", rep.Took).Msg("on-disk index rebuilt")
+		}
+		if rep.Cleanup != nil {
+			log.Warn().Err(rep.Cleanup).Msg("could not remove an old index directory")
+		}
+		return idx, nil
+	}
 }
