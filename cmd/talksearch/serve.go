@@ -96,6 +96,9 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("build search engine: %w", err)
 	}
+	// Closed after the server has shut down: the index (and, with --index,
+	// its files) is released once no request can use it.
+	defer engine.Close()
 	log.Info().Int("talks", len(corpus.Talks)).Dur("took", time.Since(start)).Msg("index ready")
 
 	gin.SetMode(gin.ReleaseMode)
