@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"flag"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -70,4 +71,21 @@ func BenchmarkRelatedSynthetic(b *testing.B) {
 // facet requests on the synthetic corpus.
 func BenchmarkFacetsSynthetic(b *testing.B) {
 	benchFacets(b, syntheticEngine(b), "training", []string{"Training Systems"})
+}
+
+// BenchmarkSearchSyntheticEach times each request of the mix alone, to find
+// the ones that make the mix's p99.
+//
+//	go test ./search -run '^$' -bench SearchSyntheticEach -benchtime 20x
+func BenchmarkSearchSyntheticEach(b *testing.B) {
+	e := syntheticEngine(b)
+	ctx := context.Background()
+	for i, r := range benchRequests {
+		b.Run(fmt.Sprintf("%02d-%s", i, r.Query), func(b *testing.B) {
+			runTimed(b, 1, func(int) error {
+				_, err := e.Search(ctx, r)
+				return err
+			})
+		})
+	}
 }

@@ -223,6 +223,9 @@ type doc struct {
 	talk  *index.Talk
 	ord   int // position in the corpus order of byTime
 	track string
+	// isBreak repeats talk.Kind == index.KindBreak where a scan of every
+	// match reads it without loading the talk.
+	isBreak bool
 	// facet are the talk's track, level and room as 1 + their index in
 	// the snapshot's sorted values, 0 for none (see facetCounter).
 	facet [3]int32
@@ -231,7 +234,10 @@ type doc struct {
 // snapshot is everything built from one corpus; it never changes after
 // newSnapshot returns, except for its caches.
 type snapshot struct {
-	idx    bleve.Index
+	idx bleve.Index
+	// scan runs the queries of a corpus larger than goFacetsMax (see
+	// scan.go); nil for smaller ones.
+	scan   *scanner
 	opts   Options
 	byID   map[string]*doc
 	byTime []*doc // every talk, ordered by start, unscheduled last, title
@@ -288,7 +294,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 			idx.Close()
 			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
 		}
-		d := &doc{talk: t, track: t.Track}
+		d := &doc{talk: t, track: t.Track, isBreak: t.Kind == index.KindBreak}
 		s.byID[t.ID] = d
 		s.byTime = append(s.byTime, d)
 		for name, v := range map[string]string{"track": t.Track, "level": t.Level, "room": t.Room} {
@@ -332,11 +338,17 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, err
 	}
 	s.stats = newTermStats(len(talks), relatedDF)
+	if len(talks) > goFacetsMax {
+		if s.scan, err = newScanner(idx, s.byID); err != nil {
+			idx.Close()
+			return nil, err
+		}
+	}
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
 		for _, d := range s.byTime {
 			if _, err := s.relatedOf(ctx, d); err != nil {
-				idx.Close()
+				s.closeIndex()
 				return nil, fmt.Errorf("related talks of %s: %w", d.talk.ID, err)
 			}
 		}
@@ -401,7 +413,7 @@ func (s *snapshot) unhold() {
 	closeNow := s.dead && s.refs == 0
 	s.refMu.Unlock()
 	if closeNow {
-		s.idx.Close()
+		s.closeIndex()
 	}
 }
 
@@ -413,8 +425,16 @@ func (s *snapshot) release() {
 	closeNow := s.refs == 0
 	s.refMu.Unlock()
 	if closeNow {
-		s.idx.Close()
+		s.closeIndex()
 	}
+}
+
+// closeIndex closes the scanner's reader, then the index it reads.
+func (s *snapshot) closeIndex() {
+	if s.scan != nil {
+		s.scan.close()
+	}
+	s.idx.Close()
 }
 
 func (s *snapshot) overlaps(min float64) *overlap.Report {

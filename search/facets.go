@@ -5,16 +5,16 @@ import (
 	"strings"
 )
 
-// Facets whose counts ignore their own selection are counted in one of two
-// ways (BenchmarkFacets and BenchmarkFacetsSynthetic compare them):
-//
-//   - in Go, over every talk matching the query, for corpora of up to
-//     goFacetsMax talks: one Bleve search gives the matching talks, and
-//     filtering, counting, sorting and paging them costs microseconds;
-//   - by Bleve facet requests for larger corpora, where materialising every
-//     hit costs more than counting doc values inside Bleve: one search with
-//     every selection for the page and the unselected facets, plus one per
-//     selected facet without its own selection.
+// Facets whose counts ignore their own selection are counted in Go, over
+// every talk matching the query, at any corpus size: a talk's values are
+// indexes into the snapshot's sorted values (doc.facet), so counting is a
+// loop over the matches. Corpora of up to goFacetsMax talks get their
+// matches from one Bleve search; larger ones from a scan of the query's
+// searcher that reads only document numbers and scores (scan.go), which
+// costs less than Bleve's facet requests: those visited every hit's doc
+// values once per request, one request per selected facet.
+// BenchmarkFacets and BenchmarkFacetsSynthetic compare Go with Bleve facet
+// requests.
 
 // facetNames are the facets of a result, in the order of Facets' fields.
 var facetNames = [3]string{"track", "level", "room"}

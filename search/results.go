@@ -20,30 +20,19 @@ type match struct {
 	hit   *bsearch.DocumentMatch
 }
 
-// goFacetsMax is the largest corpus whose facets, filters, order and pages
-// are computed in Go (see facets.go). Its searches run in one Bleve pass
+// goFacetsMax is the largest corpus whose searches run in one Bleve pass
 // that also collects the positions of the matched words for highlights:
 // cheaper than building the query's searchers a second time while a query
-// matches at most a few thousand talks.
+// matches at most a few thousand talks. Larger corpora scan their matches
+// without positions (scan.go) and locate the words of the page's talks
+// only.
 var goFacetsMax = 2000
 
 // search runs a normalized request on the snapshot.
 func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	p := parseQuery(r.Query)
 	pl := s.compile(p)
-	var (
-		page  []match
-		total uint64
-		facs  Facets
-		err   error
-	)
-	// Without a query nothing needs scoring: Go walks the talks in
-	// schedule order whatever the corpus size.
-	if len(s.byID) <= goFacetsMax || pl.q == nil {
-		page, total, facs, err = s.searchInGo(ctx, r, pl)
-	} else {
-		page, total, facs, err = s.searchWithBleveFacets(ctx, r, pl)
-	}
+	page, total, facs, err := s.searchInGo(ctx, r, pl)
 	if err != nil {
 		return nil, err
 	}
@@ -77,26 +66,33 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	return res, nil
 }
 
-// searchInGo finds every talk matching the plan in one Bleve search, with
-// the positions of the matched words, then selects, counts facets, sorts
-// and pages in Go.
+// searchInGo finds every talk matching the plan, then selects, counts
+// facets, sorts and pages in Go.
 func (s *snapshot) searchInGo(ctx context.Context, r Request, pl plan) ([]match, uint64, Facets, error) {
 	cands, err := s.candidates(ctx, pl)
 	if err != nil {
 		return nil, 0, Facets{}, err
 	}
 	fc := s.newFacetCounter(s.newSelection(r))
-	results := cands[:0:0]
+	// Filtered in place: a large corpus has tens of thousands of matches.
+	results := cands[:0]
 	for _, m := range cands {
 		if fc.add(m.d) {
 			results = append(results, m)
 		}
 	}
+	var page []match
 	if pl.q != nil {
+		page = pageOf(results, r.Sort, r.Offset, r.Limit)
+	} else {
 		// Without a query the talks come in schedule order already.
-		sortMatches(results, r.Sort)
+		page = results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
 	}
-	page := results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
+	if pl.q != nil && s.scan != nil {
+		if err := s.locate(ctx, pl.q, page); err != nil {
+			return nil, 0, Facets{}, err
+		}
+	}
 	return page, uint64(len(results)), fc.facets(), nil
 }
 
@@ -115,6 +111,9 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		}
 		return out, nil
 	}
+	if s.scan != nil {
+		return s.scan.matches(ctx, pl.q, pl.tracks)
+	}
 	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
 	req.IncludeLocations = true
 	res, err := s.idx.SearchInContext(ctx, req)
@@ -128,101 +127,12 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 			continue
 		}
 		score := h.Score
-		if d.talk.Kind == index.KindBreak {
+		if d.isBreak {
 			score *= breakFactor
 		}
 		out = append(out, match{d: d, score: score, hit: h})
 	}
 	return out, nil
-}
-
-// searchWithBleveFacets lets Bleve select, count facets, sort and page:
-// one search with every selection gives the page, the total and the counts
-// of the facets nobody selected; each selected facet is counted by one more
-// search without its own selection. Breaks are not ranked down here: that
-// needs every hit's kind, which is what this path avoids reading.
-func (s *snapshot) searchWithBleveFacets(ctx context.Context, r Request, pl plan) ([]match, uint64, Facets, error) {
-	facs := Facets{Track: []FacetValue{}, Level: []FacetValue{}, Room: []FacetValue{}, Missing: map[string]int{"track": 0, "level": 0, "room": 0}}
-	if pl.none || (pl.tracks != nil && len(pl.tracks) == 0) {
-		return nil, 0, facs, nil
-	}
-	sel := s.newSelection(r)
-	fields := [3]string{index.FieldTrack, index.FieldLevel, index.FieldRoom}
-	base := []query.Query{query.NewMatchAllQuery()}
-	if pl.q != nil {
-		base[0] = pl.q
-	}
-	if pl.tracks != nil {
-		base = append(base, valuesQuery(index.FieldTrack, pl.tracks))
-	}
-	// filtered is the base with the selections of every facet but skip.
-	filtered := func(skip int) query.Query {
-		qs := append([]query.Query{}, base...)
-		for i, vs := range sel {
-			if i != skip && len(vs) > 0 {
-				qs = append(qs, valuesQuery(fields[i], vs))
-			}
-		}
-		if len(qs) == 1 {
-			return qs[0]
-		}
-		return query.NewConjunctionQuery(qs)
-	}
-	main := bleve.NewSearchRequestOptions(filtered(-1), r.Limit, r.Offset, false)
-	if r.Sort == SortTime {
-		main.SortByCustom(bsearch.SortOrder{
-			&bsearch.SortField{Field: index.FieldStart, Type: bsearch.SortFieldAsDate, Missing: bsearch.SortFieldMissingLast},
-			&bsearch.SortDocID{},
-		})
-	}
-	reqs := []*bleve.SearchRequest{main}
-	for i, vs := range sel {
-		fr := bleve.NewFacetRequest(fields[i], facetTermsMax)
-		if len(vs) == 0 {
-			main.AddFacet(facetNames[i], fr)
-			continue
-		}
-		own := bleve.NewSearchRequestOptions(filtered(i), 0, 0, false)
-		own.AddFacet(facetNames[i], fr)
-		reqs = append(reqs, own)
-	}
-	var page []match
-	var total uint64
-	counts := [3]map[string]int{}
-	for k, req := range reqs {
-		res, err := s.idx.SearchInContext(ctx, req)
-		if err != nil {
-			return nil, 0, facs, fmt.Errorf("search: %w", err)
-		}
-		if k == 0 {
-			total = res.Total
-			for _, h := range res.Hits {
-				if d, ok := s.byID[h.ID]; ok {
-					page = append(page, match{d: d, score: h.Score, hit: h})
-				}
-			}
-		}
-		for i, name := range facetNames {
-			f, ok := res.Facets[name]
-			if !ok {
-				continue
-			}
-			counts[i] = map[string]int{}
-			if f.Terms != nil {
-				for _, t := range f.Terms.Terms() {
-					counts[i][t.Term] = t.Count
-				}
-			}
-			facs.Missing[name] = f.Missing
-		}
-	}
-	facs.Track = orderFacet(counts[0], sel[0])
-	facs.Level = orderFacet(counts[1], sel[1])
-	facs.Room = orderFacet(counts[2], sel[2])
-	if err := s.locate(ctx, pl.q, page); err != nil {
-		return nil, 0, facs, err
-	}
-	return page, total, facs, nil
 }
 
 // locate searches the page's talks again, this time with the positions of
@@ -252,35 +162,68 @@ func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) erro
 	return nil
 }
 
-// facetTermsMax bounds the values of a facet Bleve returns: tracks, levels
-// and rooms of a conference are a few dozen at most.
-const facetTermsMax = 200
-
-// valuesQuery matches talks whose keyword field has any of the values.
-func valuesQuery(field string, values map[string]bool) query.Query {
-	qs := make([]query.Query, 0, len(values))
-	for v := range values {
-		q := query.NewTermQuery(v)
-		q.SetField(field)
-		qs = append(qs, q)
+// matchLess orders results: by time (start, unscheduled last), or by score
+// with time breaking ties. Both orders are total (ord is unique), so a page
+// is the same whether the results were sorted or only the page selected.
+func matchLess(by string) func(a, b *match) bool {
+	if by == SortTime {
+		return func(a, b *match) bool { return a.d.ord < b.d.ord }
 	}
-	if len(qs) == 1 {
-		return qs[0]
+	return func(a, b *match) bool {
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return a.d.ord < b.d.ord
 	}
-	return query.NewDisjunctionQuery(qs)
 }
 
-// sortMatches orders results: by time (start, unscheduled last), or by
-// score with time breaking ties.
+// sortMatches orders results by matchLess.
 func sortMatches(ms []match, by string) {
-	if by == SortTime {
-		sort.Slice(ms, func(i, j int) bool { return ms[i].d.ord < ms[j].d.ord })
-		return
+	less := matchLess(by)
+	sort.Slice(ms, func(i, j int) bool { return less(&ms[i], &ms[j]) })
+}
+
+// pageOf returns results[offset:offset+limit] of ms in matchLess order. A
+// query of a large corpus matches tens of thousands of talks for a page of
+// twenty: the first offset+limit are selected with a heap (n log k) and
+// only they are sorted. ms is reordered.
+func pageOf(ms []match, by string, offset, limit int) []match {
+	k := min(offset+limit, len(ms))
+	if offset >= k {
+		return nil
 	}
-	sort.Slice(ms, func(i, j int) bool {
-		if ms[i].score != ms[j].score {
-			return ms[i].score > ms[j].score
+	if k*4 >= len(ms) {
+		sortMatches(ms, by)
+		return ms[offset:k]
+	}
+	less := matchLess(by)
+	// ms[:k] is a heap whose root is the worst of the best k so far.
+	worse := func(i, j int) bool { return less(&ms[j], &ms[i]) }
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= k {
+				return
+			}
+			if c+1 < k && worse(c+1, c) {
+				c++
+			}
+			if !worse(c, i) {
+				return
+			}
+			ms[i], ms[c] = ms[c], ms[i]
+			i = c
 		}
-		return ms[i].d.ord < ms[j].d.ord
-	})
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for i := k; i < len(ms); i++ {
+		if less(&ms[i], &ms[0]) {
+			ms[0], ms[i] = ms[i], ms[0]
+			down(0)
+		}
+	}
+	sortMatches(ms[:k], by)
+	return ms[offset:k]
 }
