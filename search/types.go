@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/talksearch/talksearch/index"
@@ -31,7 +32,7 @@ type Result struct {
 	TookMS     float64 `json:"took_ms"`
 	Hits       []Hit   `json:"hits"`
 	Facets     Facets  `json:"facets"`
-	DidYouMean string  `json:"did_you_mean,omitempty"`
+	DidYouMean string  `json:"-"` // JSON: "did_you_mean", null when empty (MarshalJSON)
 	// Synonyms are the expansions the query used, as "MoE → mixture of
 	// experts", so a page can say why a talk matched.
 	Synonyms []string `json:"synonyms,omitempty"`
@@ -42,11 +43,11 @@ type Hit struct {
 	ID         string          `json:"id"`
 	Title      string          `json:"title"`
 	Speakers   []index.Speaker `json:"speakers"`
-	Track      string          `json:"track,omitempty"`
-	Level      string          `json:"level,omitempty"`
-	Room       string          `json:"room,omitempty"`
-	Start      *time.Time      `json:"start,omitempty"`
-	End        *time.Time      `json:"end,omitempty"`
+	Track      string          `json:"-"` // JSON: null when empty (MarshalJSON)
+	Level      string          `json:"-"`
+	Room       string          `json:"-"`
+	Start      *time.Time      `json:"start"`
+	End        *time.Time      `json:"end"`
 	Kind       index.Kind      `json:"kind"`
 	Scheduled  bool            `json:"scheduled"`
 	Score      float64         `json:"score"`
@@ -95,4 +96,32 @@ type Related struct {
 	// Clash is true when both talks are scheduled at overlapping times in
 	// different rooms: an attendee cannot see both.
 	Clash bool `json:"clash"`
+}
+
+// MarshalJSON writes every key of the API contract, with null for a value
+// the talk does not have (never "" as a placeholder).
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result // without methods: no recursion
+	return json.Marshal(struct {
+		plain
+		DidYouMean *string `json:"did_you_mean"`
+	}{plain(r), nullable(r.DidYouMean)})
+}
+
+// MarshalJSON writes track, level and room as null when the talk has none.
+func (h Hit) MarshalJSON() ([]byte, error) {
+	type plain Hit
+	return json.Marshal(struct {
+		plain
+		Track *string `json:"track"`
+		Level *string `json:"level"`
+		Room  *string `json:"room"`
+	}{plain(h), nullable(h.Track), nullable(h.Level), nullable(h.Room)})
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -220,12 +220,18 @@ func TestEndToEndJSONShapes(t *testing.T) {
 	}
 
 	res := decode("/api/search?q=KV+cache&limit=3")
-	check("result", keys(res), []string{"facets", "hits", "query", "took_ms", "total"}, "did_you_mean", "synonyms")
+	check("result", keys(res), []string{"did_you_mean", "facets", "hits", "query", "took_ms", "total"}, "synonyms")
 	hits := res["hits"].([]any)
 	if len(hits) != 3 {
 		t.Fatalf("%d hits, want 3", len(hits))
 	}
-	check("scheduled hit", keys(hits[0]), []string{"end", "highlights", "id", "kind", "room", "scheduled", "score", "speakers", "start", "title", "track"}, "level")
+	// Every key of issue 3's contract, null where the talk has no value.
+	for _, hit := range hits {
+		check("hit", keys(hit), []string{"end", "highlights", "id", "kind", "level", "room", "scheduled", "score", "speakers", "start", "title", "track"})
+	}
+	if res["did_you_mean"] != nil {
+		t.Errorf("did_you_mean = %v, want null for a query with no correction", res["did_you_mean"])
+	}
 	check("highlights", keys(hits[0].(map[string]any)["highlights"]), []string{"abstract", "title"})
 	check("facets", keys(res["facets"]), []string{"level", "missing", "room", "track"})
 	check("facet value", keys(res["facets"].(map[string]any)["track"].([]any)[0]), []string{"count", "value"})
