@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -200,15 +201,19 @@ func (s *server) hitView(h search.Hit) hitView {
 	return v
 }
 
-// facetOptions lists a facet's values as checkboxes. A selected value the
-// result no longer counts is kept (with 0), so it can still be unticked.
+// facetOptions lists a facet's values as checkboxes. The engine matches a
+// selection regardless of case (?track=inference+%26+production selects
+// "Inference & Production"), so a value is ticked when the engine says so or
+// the URL names it in any case. A selected value the result no longer counts
+// is kept (with 0), so it can still be unticked.
 func facetOptions(name, label string, values []search.FacetValue, selected []string, missing int) facetGroup {
 	g := facetGroup{Name: name, Label: label, Missing: missing}
 	for _, fv := range values {
-		g.Options = append(g.Options, facetOption{Value: fv.Value, Count: fv.Count, Checked: slices.Contains(selected, fv.Value)})
+		checked := fv.Selected || slices.ContainsFunc(selected, func(sel string) bool { return strings.EqualFold(sel, fv.Value) })
+		g.Options = append(g.Options, facetOption{Value: fv.Value, Count: fv.Count, Checked: checked})
 	}
 	for _, sel := range selected {
-		if !slices.ContainsFunc(values, func(fv search.FacetValue) bool { return fv.Value == sel }) {
+		if !slices.ContainsFunc(values, func(fv search.FacetValue) bool { return strings.EqualFold(fv.Value, sel) }) {
 			g.Options = append(g.Options, facetOption{Value: sel, Checked: true})
 		}
 	}
