@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -201,11 +202,14 @@ func (e *Engine) Talks() []index.Talk {
 }
 
 // Overlaps returns the overlap report of the corpus. Detection runs once per
-// corpus and minimum score; later calls share the report.
+// corpus and minimum score; later calls share the report. The minimum is
+// rounded to two decimals, which bounds the reports kept per corpus to 101
+// whatever clients send (0 means overlap.DefaultMin).
 func (e *Engine) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
-	if min < 0 || min > 1 {
+	if !(min >= 0 && min <= 1) { // also refuses NaN
 		return nil, fmt.Errorf("overlap minimum %v not in [0,1]: %w", min, ErrInvalid)
 	}
+	min = math.Round(min*100) / 100
 	s, done, err := e.acquire()
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -473,8 +474,16 @@ func TestOverlapsCachedPerMin(t *testing.T) {
 	if err != nil || a != b {
 		t.Errorf("second call: %v, same report %v", err, a == b)
 	}
-	if _, err := e.Overlaps(ctx, 1.5); !errors.Is(err, ErrInvalid) {
-		t.Errorf("min 1.5: %v, want ErrInvalid", err)
+	// Minimums that round to the same two decimals share one report, so
+	// clients cannot grow the cache without bound.
+	c, err := e.Overlaps(ctx, 0.30000001)
+	if err != nil || c != a {
+		t.Errorf("min 0.30000001: %v, same report as 0.3: %v", err, c == a)
+	}
+	for _, bad := range []float64{1.5, -0.1, math.NaN()} {
+		if _, err := e.Overlaps(ctx, bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("min %v: %v, want ErrInvalid", bad, err)
+		}
 	}
 }
 
