@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -23,9 +24,10 @@ const (
 	DefaultLimit = 20
 	MaxLimit     = 100
 	MaxOffset    = 10000
-	// MaxQueryLen bounds the query in bytes: a search box never needs
-	// more, and parsing and fuzzy matching grow with it.
-	MaxQueryLen = 512
+	// MaxQueryLen bounds the query in characters: a search box never
+	// needs more, and parsing and fuzzy matching grow with it. The web
+	// layer and its search boxes use the same bound.
+	MaxQueryLen = 400
 	// MaxFacetValues bounds the values of one facet a request may select.
 	MaxFacetValues = 32
 )
@@ -459,8 +461,8 @@ func (s *snapshot) overlaps(min float64) *overlap.Report {
 // normalize validates r and fills its defaults, so that equal searches have
 // equal requests (and cache keys).
 func normalize(r Request) (Request, error) {
-	if len(r.Query) > MaxQueryLen {
-		return r, fmt.Errorf("query is %d bytes, longer than %d: %w", len(r.Query), MaxQueryLen, ErrInvalid)
+	if n := utf8.RuneCountInString(r.Query); n > MaxQueryLen {
+		return r, fmt.Errorf("the query is %d characters long; the limit is %d: %w", n, MaxQueryLen, ErrInvalid)
 	}
 	r.Query = strings.Join(strings.Fields(strings.ToValidUTF8(r.Query, " ")), " ")
 	switch {
@@ -504,26 +506,13 @@ func cleanValues(facet string, vs []string) ([]string, error) {
 	var out []string
 	for _, v := range vs {
 		v = strings.TrimSpace(v)
-		if v != "" && len(v) <= MaxQueryLen {
+		if v != "" && utf8.RuneCountInString(v) <= MaxQueryLen {
 			out = append(out, v)
 		}
 	}
 	sort.Strings(out)
-	out = compactStrings(out)
+	out = slices.Compact(out)
 	return out, nil
-}
-
-func compactStrings(s []string) []string {
-	if len(s) < 2 {
-		return s
-	}
-	out := s[:1]
-	for _, v := range s[1:] {
-		if v != out[len(out)-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 func (r Request) cacheKey() string {

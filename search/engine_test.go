@@ -268,7 +268,7 @@ func TestSearchInvalid(t *testing.T) {
 		{"negative offset", Request{Offset: -5}, "offset -5 not in [0,10000]"},
 		{"offset too large", Request{Offset: MaxOffset + 1}, "offset 10001 not in [0,10000]"},
 		{"unknown sort", Request{Sort: "date"}, `sort "date" is not "relevance" or "time"`},
-		{"query too long", Request{Query: strings.Repeat("a", MaxQueryLen+1)}, "query is 513 bytes, longer than 512"},
+		{"query too long", Request{Query: strings.Repeat("a", MaxQueryLen+1)}, "the query is 401 characters long; the limit is 400"},
 		{"too many values", Request{Tracks: make([]string, MaxFacetValues+1)}, "33 track values, more than 32"},
 	}
 	for _, tt := range tests {

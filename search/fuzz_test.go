@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzSearch feeds arbitrary requests to the engine over the real seeds.
@@ -32,7 +33,7 @@ func FuzzSearch(f *testing.F) {
 		if byTime {
 			r.Sort = SortTime
 		}
-		invalid := len(q) > MaxQueryLen || limit < 0 || limit > MaxLimit || offset < 0 || offset > MaxOffset
+		invalid := utf8.RuneCountInString(q) > MaxQueryLen || limit < 0 || limit > MaxLimit || offset < 0 || offset > MaxOffset
 		res, err := e.Search(context.Background(), r)
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) || !invalid {

@@ -108,15 +108,24 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	}{plain(r), nullable(r.DidYouMean)})
 }
 
-// MarshalJSON writes track, level and room as null when the talk has none.
+// MarshalJSON writes track, level and room as null when the talk has none,
+// keeping the keys in the contract's order.
 func (h Hit) MarshalJSON() ([]byte, error) {
-	type plain Hit
 	return json.Marshal(struct {
-		plain
-		Track *string `json:"track"`
-		Level *string `json:"level"`
-		Room  *string `json:"room"`
-	}{plain(h), nullable(h.Track), nullable(h.Level), nullable(h.Room)})
+		ID         string          `json:"id"`
+		Title      string          `json:"title"`
+		Speakers   []index.Speaker `json:"speakers"`
+		Track      *string         `json:"track"`
+		Level      *string         `json:"level"`
+		Room       *string         `json:"room"`
+		Start      *time.Time      `json:"start"`
+		End        *time.Time      `json:"end"`
+		Kind       index.Kind      `json:"kind"`
+		Scheduled  bool            `json:"scheduled"`
+		Score      float64         `json:"score"`
+		Highlights Highlights      `json:"highlights"`
+	}{h.ID, h.Title, h.Speakers, nullable(h.Track), nullable(h.Level), nullable(h.Room),
+		h.Start, h.End, h.Kind, h.Scheduled, h.Score, h.Highlights})
 }
 
 func nullable(s string) *string {

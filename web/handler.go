@@ -27,7 +27,8 @@ type Searcher interface {
 // Options bound and tune the handler. The zero value is usable: every zero
 // field takes the default named beside it.
 type Options struct {
-	// MaxQueryLen is the longest query accepted, in characters (400).
+	// MaxQueryLen is the longest query accepted, in characters
+	// (search.MaxQueryLen).
 	MaxQueryLen int
 	// MaxLimit is the largest `limit` of /api/search (search.MaxLimit).
 	MaxLimit int
@@ -57,7 +58,7 @@ var eventZone = time.FixedZone("CEST", 2*60*60)
 
 func (o Options) withDefaults() Options {
 	if o.MaxQueryLen <= 0 {
-		o.MaxQueryLen = 400
+		o.MaxQueryLen = search.MaxQueryLen
 	}
 	if o.MaxLimit <= 0 {
 		o.MaxLimit = search.MaxLimit

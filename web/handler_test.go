@@ -410,7 +410,7 @@ func TestAccessLog(t *testing.T) {
 	}
 	hits := 45
 	want := []line{
-		{Level: "info", Message: "request", Method: "GET", Path: "/api/search", Query: "q=monarch", Status: 200, Bytes: 1062, RequestID: "req-1", Hits: &hits},
+		{Level: "info", Message: "request", Method: "GET", Path: "/api/search", Query: "q=monarch", Status: 200, Bytes: 1144, RequestID: "req-1", Hits: &hits},
 		{Level: "warn", Message: "request", Method: "GET", Path: "/nope", Status: 404, Bytes: 0, RequestID: "req-1"},
 		{Level: "error", Message: "panic serving request", Path: "/api/search", RequestID: "req-1", Panic: "the engine panicked"},
 		{Level: "error", Message: "request", Method: "GET", Path: "/api/search", Query: "q=panic", Status: 500, Bytes: 26, RequestID: "req-1"},
