@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode"
@@ -363,25 +362,12 @@ func variantFamily(term []byte) string {
 	return ""
 }
 
-// talkStopWords are function words only. Words with a technical meaning (up,
-// out, off, over, no, not, all, one, any number) are left to scoring.
-var talkStopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be been being but by can could did do does
-		eg etc for from had has have he her here his how i ie if in into is it its me my of on or
-		our ours she should so such than that the their theirs them then there these they this
-		those to us was we were what when where which while who whom why will with would you your`) {
-		m[w] = true
-	}
-	return m
-}()
-
 type stopFilter struct{}
 
 func (stopFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	out := input[:0:0]
 	for _, tok := range input {
-		if tok.Type == compoundPart || !talkStopWords[string(tok.Term)] {
+		if tok.Type == compoundPart || !stopWords[string(tok.Term)] {
 			out = append(out, tok)
 		}
 	}

@@ -97,29 +97,12 @@ func shingles(s string) map[string]struct{} {
 	return set
 }
 
-// stopWords are words too common in abstracts to say what a paragraph is
-// about; they never count as shared topic terms.
-var stopWords = func() map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range strings.Fields(`a about above after again against all also an and any are as at be because
-	been before being below between both but by can could did do does doing down during each few for from
-	further had has have having he her here hers him his how i if in into is it its itself just let me more
-	most my no nor not now of off on once only or other our ours out over own same she should so some such
-	than that the their theirs them then there these they this those through to too under until up very was
-	we were what when where which while who whom why will with would you your yours we'll i'll you'll it's
-	talk session sessions talks presentation attendees learn will show share present cover new use using
-	used how well like across within without one two three first second part`) {
-		m[w] = true
-	}
-	return m
-}()
-
 // topicTerms returns the stemmed content words of s, for measuring whether
 // two paragraphs talk about the same things.
 func topicTerms(s string) map[string]struct{} {
 	set := make(map[string]struct{})
 	for _, w := range matchWords(s) {
-		if len(w) < 3 || stopWords[w] || isNumber(w) {
+		if len(w) < 3 || IsFunctionWord(w) || isNumber(w) {
 			continue
 		}
 		set[english.Stem(w, false)] = struct{}{}

@@ -325,7 +325,7 @@ func (s *snapshot) contentWords(words []string) []string {
 		if len(s.analyze(w)) == 0 {
 			continue
 		}
-		if queryFiller[strings.ToLower(w)] {
+		if isQueryFiller(strings.ToLower(w)) {
 			filler = append(filler, w)
 			continue
 		}
@@ -337,21 +337,21 @@ func (s *snapshot) contentWords(words []string) []string {
 	return kept
 }
 
-// queryFiller are words of questions that say nothing about the topic.
-var queryFiller = func() map[string]bool {
+// questionWords are words of questions and requests that say nothing about
+// the topic ("how do I", "anyone using", "best talk about"). With the
+// analyzer's stop words they are the query's filler; the analyzer keeps its
+// stop words when a text has nothing else, as a single query word does.
+var questionWords = func() map[string]bool {
 	m := map[string]bool{}
-	// The analyzer's function words (it keeps them when a text has
-	// nothing else, as a single query word does), and question words.
-	for _, w := range strings.Fields(`a an and are as at be been being but by can could did do does
-		eg etc for from had has have he her here his how i ie if in into is it its me my of on or
-		our ours she should so such than that the their theirs them then there these they this
-		those to us was we were what when where which while who whom why will with would you your
-		about any get way ways talk talks session sessions anyone someone new latest recent best good
-		know need want like use using used`) {
+	for _, w := range strings.Fields(`about any get way ways talk talks session sessions anyone someone
+		new latest recent best good know need want like use using used`) {
 		m[w] = true
 	}
 	return m
 }()
+
+// isQueryFiller reports whether the lower-case word w is filler in a query.
+func isQueryFiller(w string) bool { return index.IsStopWord(w) || questionWords[w] }
 
 // tracksMatching returns the tracks whose name contains v, ignoring case,
 // intersected with prev when prev is non-nil.

@@ -43,22 +43,10 @@ const (
 	sharedTermsShown = 6
 )
 
-// relatedFiller are words present in most talks of a machine-learning
-// conference that say nothing about what a talk is about; idf discounts
-// them too, but on ~100 talks not enough.
-var relatedFiller = strings.Fields(`pytorch torch model models training train trained gpu gpus
-	talk talks session sessions present presents presentation learn learned use used using uses user users
-	new also will can how what show shows work works working way ways help helps make makes made
-	build building built across approach approaches based provide provides key including include
-	ai performance perform large scale scaling system systems framework frameworks open source
-	production real world time well like need needs one two first today data
-	lightning keynote sponsored sponsor activity birds feather meet maintainers attendees attendee
-	a an the to of in on for with and or not no all more most just from into by at as is are be been
-	this that these those it its we our you your their they them than then so such each every both
-	any some many much very while when where which who why over beyond about between through without
-	within up out only even still yet become becomes bring bringing brings introduce introduces
-	introducing come comes take takes hope long feature features side get gets go goes let lets
-	s t do does done have has had there here us leave leaves can't don't isn't it's we'll we're you'll you're`)
+// relatedFiller are the words that say nothing about what a talk is about:
+// function words, and words present in most talks of a machine-learning
+// conference (idf discounts those too, but on ~100 talks not enough).
+var relatedFiller = append(index.FunctionWords(), index.GenericTerms()...)
 
 // termStats are corpus-wide document frequencies of index terms in titles
 // and abstracts, read from the index's own term dictionaries.

@@ -15,63 +15,6 @@ import (
 // a title states what the talk is about, an abstract also says how.
 const titleBoost = 3
 
-// englishStop are function words. The real analyzer may already drop them;
-// the list keeps the detector independent of that choice.
-var englishStop = strings.Fields(`a about above after again against all also am an and any are as at be
-because been before being below between both but by can could did do does doing down during each few for
-from further had has have having he her here hers herself him himself his how however i if in into is it
-its itself just let like may me more most much must my myself no nor not now of off on once only or other
-our ours ourselves out over own same she should so some such than that the their theirs them themselves
-then there these they this those through to too under until up upon very via was we were what when where
-which while who whom why will with within without would you your yours yourself yourselves e.g i.e etc
-vs one two three first second new way ways well even still yet often`)
-
-// domainStop are words nearly every submission to a PyTorch conference uses,
-// or words about the talk rather than its subject. Their idf is low anyway;
-// listing them stops two talks that share only "PyTorch", "training" and
-// "GPU" from looking alike in a small corpus where idf is noisy.
-var domainStop = strings.Fields(`pytorch torch gpu gpus model models modeling training train trained trains
-performance performant talk talks session sessions keynote lightning sponsored presentation present presents
-presenting presented attendee attendees audience learn learned learning learnings lesson lessons speaker
-speakers join discuss discussion share sharing show shows showing cover covers covering introduce introduces
-introducing demonstrate demonstrates explore explores dive deep walk through overview insight insights
-practical practice practices key best latest modern today use uses using used user users build builds
-building built make makes making work works working approach approaches challenge challenges solution
-solutions system systems framework frameworks library libraries tool tools tooling open source opensource
-community communities ecosystem project projects help helps enable enables enabling provide provides
-support supports supported improve improves improving efficient efficiently efficiency high highly large
-scale scales scaling scalable fast faster real world across end different various many several
-also based will can ai ml machine deep hands meet maintainer maintainers birds feather bof poster
-posters panel demo roadmap multi implement implements implemented implementing implementation
-implementations optimize optimizes optimized optimizing optimization optimizations accelerate accelerates
-accelerated accelerating acceleration compute computing data standard standards beyond
-
-run runs running design designed designing specific specifically include includes including integrate
-integrates integrating feature features featuring develop developing technical technically reduce reduces
-reducing require requires required requirement requirements operate operating time times pattern patterns
-increase increases increasing increasingly leverage leverages leveraging core leave leaves leaving move moves
-moving level levels direct directly achieve achieves achieving focus focuses focusing focused become becomes
-single limit limits limited case cases gap gaps complex aware deliver delivers delivering cross multiple
-ensure ensures ensuring experience experiences common commonly eliminate eliminates eliminating result
-results apply applies applying final finally demand demands address addresses addressing handle handles
-handling emerge emerging bring brings bringing get gets getting power powerful local happen happens
-traditional traditionally come comes problem problems remain remains path paths start starts starting gain
-gains significant significantly every actual actually current currently need needs entire entirely combine
-combines combining describe describes toward towards long treat treats keep keeps effort efforts wide
-widely around range typical typically addition additional hard special specialized goal goals unlock
-unlocks write writing lower alternative allow allows better general generally behind point points fit
-fits rather critical progress examine examines care together simple simply look looks take takes part
-parts side whether fundamental fundamentally drive drives check explain explains instead understand
-understanding turn turns along follow follows exist existing day days available clear particular
-particularly benefit benefits natural seamless seamlessly massive higher due avoid avoids match journey
-evolution evolving tackle tackles encounter encountered idea ideas able within growing grow major crucial
-essential robust unique novel latest state art variety broad full fully complete easy easily quick quickly
-difficult important importantly example examples like recent recently year years future next
-production productions world whole highlight highlights extend extends extending step steps cost costs
-engineering engineer engineers team teams goto go goes hood us detail details technique techniques
-strategy strategies leave leaves along option options find finding findings way ways thing things lot
-lots kind kinds set sets part`)
-
 // textAnalyzer turns text into the index's terms, token by token, so a term
 // can be traced back to the words that produced it (for passages and for
 // showing "Monarch" rather than "monarch").
@@ -107,7 +50,7 @@ type phrase struct {
 
 func newTextAnalyzer() *textAnalyzer {
 	a := &textAnalyzer{stop: map[string]bool{}, cache: map[string][]string{}, phrases: map[string][]phrase{}}
-	for _, list := range [][]string{englishStop, domainStop} {
+	for _, list := range [][]string{index.FunctionWords(), index.GenericTerms()} {
 		for _, w := range list {
 			a.stop[w] = true
 			// The stop list must match whatever the analyzer makes of
