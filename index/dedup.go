@@ -51,14 +51,14 @@ type merger struct {
 	// byShingle lists, for each shingle, the talks whose abstract has it:
 	// matching a paragraph looks up its shingles instead of comparing it
 	// with every talk.
-	byShingle   map[string][]int
+	byShingle   map[uint64][]int
 	scheduledID map[string]int // index of each scheduled talk by id
 	idf         map[string]float64
 	merges      []Merge
 }
 
 func newMerger() *merger {
-	return &merger{byShingle: map[string][]int{}, scheduledID: map[string]int{}}
+	return &merger{byShingle: map[uint64][]int{}, scheduledID: map[string]int{}}
 }
 
 // add makes t a known talk and returns its index.
@@ -81,7 +81,7 @@ func (m *merger) addParagraph(i int, p string) {
 	k.paras = append(k.paras, p)
 	k.talk.Abstract = joinParagraphs(k.paras)
 	k.folded += strings.Join(matchWords(p), " ") + " "
-	for s := range shingles(p) {
+	for _, s := range Shingles(p) {
 		ts := m.byShingle[s]
 		if len(ts) == 0 || ts[len(ts)-1] != i {
 			m.byShingle[s] = append(ts, i)
@@ -115,7 +115,7 @@ func (m *merger) match(p string, prefer int) int {
 	if words == "" {
 		return -1
 	}
-	sh := shingles(p)
+	sh := Shingles(p)
 	score := map[int]float64{}
 	if len(sh) < 2 {
 		// Too short for shingles to mean anything: exact words only.
@@ -125,7 +125,7 @@ func (m *merger) match(p string, prefer int) int {
 			}
 		}
 	} else {
-		for s := range sh {
+		for _, s := range sh {
 			for _, i := range m.byShingle[s] {
 				score[i] += 1 / float64(len(sh))
 			}

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"hash/fnv"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -51,8 +53,12 @@ func foldRune(r rune) rune {
 }
 
 // stripMarks removes combining accents after NFD decomposition, so that
-// "Léonard" and "Leonard" fold to the same key.
-var stripMarks = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+// "Léonard" and "Leonard" fold to the same key. A chain keeps state while
+// it runs, so each call needs its own: overlap detection folds texts from
+// several goroutines.
+func stripMarks() transform.Transformer {
+	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+}
 
 // foldText is the comparison form of s: accents removed, quotes, dashes and
 // spaces folded, lower case.
@@ -60,7 +66,7 @@ func foldText(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, " ")
 	}
-	if t, _, err := transform.String(stripMarks, s); err == nil {
+	if t, _, err := transform.String(stripMarks(), s); err == nil {
 		s = t
 	}
 	return strings.ToLower(strings.Map(foldRune, s))
@@ -79,22 +85,32 @@ func matchWords(s string) []string {
 // disturbs three of them.
 const shingleSize = 3
 
-// shingles returns the set of word n-grams of s. Text shorter than one
-// shingle is a single shingle of all its words.
-func shingles(s string) map[string]struct{} {
-	w := matchWords(s)
-	set := make(map[string]struct{})
-	if len(w) == 0 {
-		return set
-	}
+// Shingles returns the sorted distinct hashes of the word 3-grams of text,
+// in match form (case, accents, quotes and dashes folded, punctuation
+// ignored): what dedup matches paragraphs by and overlap detection tells an
+// edited copy by. Text of fewer than three words has none. The 64-bit hash
+// stands for the words; a collision would only add one shared shingle.
+func Shingles(text string) []uint64 {
+	w := matchWords(text)
 	if len(w) < shingleSize {
-		set[strings.Join(w, " ")] = struct{}{}
-		return set
+		return nil
 	}
+	seen := make(map[uint64]bool, len(w))
+	out := make([]uint64, 0, len(w))
+	h := fnv.New64a()
 	for i := 0; i+shingleSize <= len(w); i++ {
-		set[strings.Join(w[i:i+shingleSize], " ")] = struct{}{}
+		h.Reset()
+		for _, word := range w[i : i+shingleSize] {
+			h.Write([]byte(word))
+			h.Write([]byte{0})
+		}
+		if s := h.Sum64(); !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
 	}
-	return set
+	slices.Sort(out)
+	return out
 }
 
 // topicTerms returns the stemmed content words of s, for measuring whether

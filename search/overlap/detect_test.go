@@ -222,7 +222,7 @@ func TestKinds(t *testing.T) {
 	if _, p := rankOf(rep, "orig", "edit"); p.Score < 0.8 || p.Resemblance < nearDupMin {
 		t.Errorf("edited copy: score %v resemblance %v", p.Score, p.Resemblance)
 	}
-	if jac, _ := resemblance(shingles(talks[4].Title+"\n"+talks[4].Abstract), shingles(talks[5].Title+"\n"+talks[5].Abstract)); jac < nearDupMin {
+	if jac, _ := resemblance(index.Shingles(talks[4].Title+"\n"+talks[4].Abstract), index.Shingles(talks[5].Title+"\n"+talks[5].Abstract)); jac < nearDupMin {
 		t.Errorf("the template pair's resemblance %.2f is too low to test the cosine rule", jac)
 	}
 }

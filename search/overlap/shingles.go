@@ -1,12 +1,5 @@
 package overlap
 
-import (
-	"hash/fnv"
-	"sort"
-	"strings"
-	"unicode"
-)
-
 // Near-duplicates are told apart from topical pairs by word shingles, not
 // by the weighted terms: an edited copy keeps most of its word sequences,
 // while two talks on the same topic share words but rarely runs of three.
@@ -14,8 +7,7 @@ import (
 // The candidates are the pairs the term index finds: an edited copy shares
 // nearly all its terms (cosine at least nearDupCos), so it is always among
 // them, and a MinHash/LSH pass of its own would only find pairs again.
-const shingleSize = 3
-
+// The shingles are index.Shingles, the ones ingestion dedups paragraphs by.
 // nearDupMin is the shingle resemblance (Jaccard) from which two texts are
 // the same text edited; nearDupContainment catches a text that is mostly a
 // copy of a longer one (an abstract with a paragraph added). nearDupCos is
@@ -27,34 +19,6 @@ const (
 	nearDupContainment = 0.8
 	nearDupCos         = 0.5
 )
-
-// shingles returns the sorted distinct hashes of the word 3-grams of text,
-// lower-cased, punctuation ignored.
-func shingles(text string) []uint64 {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-	if len(words) < shingleSize {
-		return nil
-	}
-	seen := make(map[uint64]bool, len(words))
-	out := make([]uint64, 0, len(words))
-	h := fnv.New64a()
-	for i := 0; i+shingleSize <= len(words); i++ {
-		h.Reset()
-		for _, w := range words[i : i+shingleSize] {
-			h.Write([]byte(w))
-			h.Write([]byte{0})
-		}
-		s := h.Sum64()
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
 
 // resemblance returns the Jaccard index of two sorted shingle sets and the
 // share of the smaller set found in the larger one.
