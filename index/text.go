@@ -118,7 +118,7 @@ func Shingles(text string) []uint64 {
 func topicTerms(s string) map[string]struct{} {
 	set := make(map[string]struct{})
 	for _, w := range matchWords(s) {
-		if len(w) < 3 || IsFunctionWord(w) || isNumber(w) {
+		if len(w) < 3 || IsFunctionWord(w) || IsNumber(w) {
 			continue
 		}
 		set[english.Stem(w, false)] = struct{}{}
@@ -126,7 +126,9 @@ func topicTerms(s string) map[string]struct{} {
 	return set
 }
 
-func isNumber(w string) bool {
+// IsNumber reports whether w is made of digits only: a number says nothing
+// about what a text is about (dedup topic terms, related talks).
+func IsNumber(w string) bool {
 	for _, r := range w {
 		if !unicode.IsDigit(r) {
 			return false

@@ -20,9 +20,14 @@ import (
 // title and the abstract wants two, where a request gives one fragment of a
 // single size per field. The text comes from the talks in memory, which
 // is the text that was indexed, so no stored document is loaded.
+// MarkOpen and MarkClose surround a matched word in a highlight fragment;
+// the web layer keeps exactly these tags when it re-escapes a fragment.
 const (
-	markOpen  = "<mark>"
-	markClose = "</mark>"
+	MarkOpen  = "<mark>"
+	MarkClose = "</mark>"
+)
+
+const (
 	// abstractFragmentRunes is the length of an abstract fragment, about
 	// two lines of a result page.
 	abstractFragmentRunes = 200
@@ -33,8 +38,8 @@ const (
 )
 
 var (
-	titleHighlighter    = simplehl.NewHighlighter(simple.NewFragmenter(titleFragmentRunes), htmlformat.NewFragmentFormatter(markOpen, markClose), "…")
-	abstractHighlighter = simplehl.NewHighlighter(wordFragmenter{simple.NewFragmenter(abstractFragmentRunes)}, htmlformat.NewFragmentFormatter(markOpen, markClose), "…")
+	titleHighlighter    = simplehl.NewHighlighter(simple.NewFragmenter(titleFragmentRunes), htmlformat.NewFragmentFormatter(MarkOpen, MarkClose), "…")
+	abstractHighlighter = simplehl.NewHighlighter(wordFragmenter{simple.NewFragmenter(abstractFragmentRunes)}, htmlformat.NewFragmentFormatter(MarkOpen, MarkClose), "…")
 )
 
 // wordFragmenter trims the fragments of Bleve's simple fragmenter, which
@@ -82,7 +87,7 @@ func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
 func marked(frags []string) []string {
 	out := make([]string, 0, len(frags))
 	for _, f := range frags {
-		if strings.Contains(f, markOpen) {
+		if strings.Contains(f, MarkOpen) {
 			out = append(out, f)
 		}
 	}

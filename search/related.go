@@ -100,7 +100,7 @@ func (ts *termStats) vector(t *index.Talk) *termVector {
 	norm := 0.0
 	for term, n := range tf {
 		df := ts.df[term]
-		if df < 2 || ts.filler[term] || len(term) < 2 || isNumber(term) {
+		if df < 2 || ts.filler[term] || len(term) < 2 || index.IsNumber(term) {
 			continue
 		}
 		idf := math.Log(float64(ts.n) / float64(df))
@@ -170,15 +170,6 @@ func nameTerms(text string) map[string]bool {
 		sentenceStart = strings.ContainsAny(f[len(f)-1:], ".?!:")
 	}
 	return out
-}
-
-func isNumber(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // relatedOf returns the talks most similar to d, computed once per snapshot.

@@ -7,11 +7,7 @@ import (
 	"time"
 
 	"github.com/talksearch/talksearch/index"
-)
-
-const (
-	markOpen  = "<mark>"
-	markClose = "</mark>"
+	"github.com/talksearch/talksearch/search"
 )
 
 // safeHighlight turns an engine fragment (escaped text with <mark> around
@@ -31,21 +27,21 @@ func safeHighlight(fragment string) template.HTML {
 		b.WriteString(reescape(fragment[:i]))
 		rest := fragment[i:]
 		switch {
-		case !open && strings.HasPrefix(rest, markOpen) && strings.Contains(rest[len(markOpen):], markClose):
-			b.WriteString(markOpen)
+		case !open && strings.HasPrefix(rest, search.MarkOpen) && strings.Contains(rest[len(search.MarkOpen):], search.MarkClose):
+			b.WriteString(search.MarkOpen)
 			open = true
-			fragment = rest[len(markOpen):]
-		case open && strings.HasPrefix(rest, markClose):
-			b.WriteString(markClose)
+			fragment = rest[len(search.MarkOpen):]
+		case open && strings.HasPrefix(rest, search.MarkClose):
+			b.WriteString(search.MarkClose)
 			open = false
-			fragment = rest[len(markClose):]
+			fragment = rest[len(search.MarkClose):]
 		default:
 			b.WriteString("&lt;")
 			fragment = rest[1:]
 		}
 	}
 	if open { // unreachable given the Contains check, kept as a guard
-		b.WriteString(markClose)
+		b.WriteString(search.MarkClose)
 	}
 	return template.HTML(b.String())
 }
@@ -59,7 +55,7 @@ func reescape(s string) string {
 // hasMark says whether a fragment highlights anything; the engine returns
 // fragments for fields where nothing matched.
 func hasMark(fragment string) bool {
-	return strings.Contains(fragment, markOpen)
+	return strings.Contains(fragment, search.MarkOpen)
 }
 
 // formatWhen shows a time slot in the event's zone: "Wed 8 Apr, 10:35–10:45".
