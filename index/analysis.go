@@ -24,9 +24,6 @@ const (
 	// AnalyzerName analyses title, abstract and speakers: the pipeline below
 	// ending with the snowball stemmer. Queries run through it too.
 	AnalyzerName = "talk_en"
-	// ExactAnalyzerName is the same pipeline without stemming, for callers
-	// that want real words (suggestions); no field uses it today.
-	ExactAnalyzerName = "talk_exact"
 
 	TokenizerName       = "talk_tokenizer"
 	NormalizeFilterName = "talk_normalize"
@@ -88,23 +85,12 @@ func init() {
 	must(registry.RegisterAnalyzer(AnalyzerName, func(map[string]interface{}, *registry.Cache) (analysis.Analyzer, error) {
 		return talkAnalyzer, nil
 	}))
-	must(registry.RegisterAnalyzer(ExactAnalyzerName, func(map[string]interface{}, *registry.Cache) (analysis.Analyzer, error) {
-		return exactAnalyzer, nil
-	}))
 }
 
-// The analyzers are stateless, so one value of each serves every goroutine.
-var (
-	talkAnalyzer  = newAnalyzer(true)
-	exactAnalyzer = newAnalyzer(false)
-)
-
-func newAnalyzer(stem bool) *analysis.DefaultAnalyzer {
-	filters := []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, stopFilter{}}
-	if stem {
-		filters = append(filters, snowballFilter{})
-	}
-	return &analysis.DefaultAnalyzer{Tokenizer: newTalkTokenizer(), TokenFilters: filters}
+// The analyzer is stateless, so one value serves every goroutine.
+var talkAnalyzer = &analysis.DefaultAnalyzer{
+	Tokenizer:    newTalkTokenizer(),
+	TokenFilters: []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, stopFilter{}, snowballFilter{}},
 }
 
 // compoundPart marks a token that is one part of a joined compound

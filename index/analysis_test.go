@@ -70,14 +70,6 @@ func TestAnalyzeTerms(t *testing.T) {
 	}
 }
 
-func TestAnalyzeExactTermsDoesNotStem(t *testing.T) {
-	got := AnalyzeExactTerms("FlexAttention kernels for KV-caching on GPUs")
-	want := []string{"flexattention", "kernels", "kv", "caching", "gpu"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
 // Positions and offsets decide phrase matching and highlighting: parts of a
 // compound are consecutive, a removed stop word leaves a gap, a variant's
 // family shares its position, "C++" is marked whole.
@@ -109,10 +101,8 @@ func TestAnalyzerPositionsAndOffsets(t *testing.T) {
 // The mapping refers to the analyzer by name: it must be the registered one.
 func TestAnalyzerRegisteredInMapping(t *testing.T) {
 	m := NewMapping()
-	for _, name := range []string{AnalyzerName, ExactAnalyzerName} {
-		if m.AnalyzerNamed(name) == nil {
-			t.Fatalf("analyzer %q not found through the mapping", name)
-		}
+	if m.AnalyzerNamed(AnalyzerName) == nil {
+		t.Fatalf("analyzer %q not found through the mapping", AnalyzerName)
 	}
 	got, err := m.(*mapping.IndexMappingImpl).AnalyzeText(AnalyzerName, []byte("KV-caching for LLMs"))
 	if err != nil {

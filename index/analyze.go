@@ -8,9 +8,3 @@ package index
 func AnalyzeTerms(text string) []string {
 	return termsOf(talkAnalyzer.Analyze([]byte(text)))
 }
-
-// AnalyzeExactTerms is AnalyzeTerms without stemming: real words, fit to
-// suggest back to a reader.
-func AnalyzeExactTerms(text string) []string {
-	return termsOf(exactAnalyzer.Analyze([]byte(text)))
-}

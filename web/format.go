@@ -14,7 +14,8 @@ import (
 // matched words) into HTML that can contain nothing but text and <mark>.
 // It does not trust the engine: every stretch between marks is unescaped
 // and escaped again, so a raw "<script>" or a stray tag becomes text, and
-// marks are kept only when they pair up.
+// marks are kept only when they pair up: an opening mark is kept only when
+// a closing one follows, so the result never ends inside a mark.
 func safeHighlight(fragment string) template.HTML {
 	var b strings.Builder
 	open := false
@@ -39,9 +40,6 @@ func safeHighlight(fragment string) template.HTML {
 			b.WriteString("&lt;")
 			fragment = rest[1:]
 		}
-	}
-	if open { // unreachable given the Contains check, kept as a guard
-		b.WriteString(search.MarkClose)
 	}
 	return template.HTML(b.String())
 }
