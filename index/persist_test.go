@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -205,32 +207,61 @@ func TestOpenUnwritableDir(t *testing.T) {
 		}
 	})
 	t.Run("read-only dir", func(t *testing.T) {
-		dir := t.TempDir()
-		if err := os.Chmod(dir, 0o555); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Chmod(dir, 0o755)
-		if f, err := os.Create(filepath.Join(dir, "probe")); err == nil {
-			f.Close()
-			t.Skip("running as a user who writes to read-only directories (root)")
-		}
+		dir := writableDir(t)
+		want := makeReadOnly(t, dir)
 		_, _, err := Open(dir, handTalks())
-		if err == nil || !strings.Contains(err.Error(), "permission denied") {
-			t.Fatalf("err = %v", err)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("err = %v, want %q", err, want)
 		}
 	})
 	t.Run("read-only dir with a matching index is reused", func(t *testing.T) {
-		dir := t.TempDir()
+		dir := writableDir(t)
 		openOK(t, dir, handTalks())
-		if err := os.Chmod(dir, 0o555); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Chmod(dir, 0o755)
+		makeReadOnly(t, dir)
 		if rep := openOK(t, dir, handTalks()); !rep.Reused {
 			t.Errorf("not reused: %+v", rep)
 		}
 	})
 }
+
+// writableDir returns an empty directory that makeReadOnly can later make
+// read-only: as root, a tmpfs mounted on it, since root writes into a
+// directory whatever its mode (and CI runs as root).
+func writableDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if !asRoot() {
+		return dir
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=16m"); err != nil {
+		t.Skipf("cannot mount a tmpfs at %s as root: %v", dir, err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+// makeReadOnly makes a directory from writableDir read-only and returns the
+// error text writing to it gives.
+func makeReadOnly(t *testing.T, dir string) string {
+	t.Helper()
+	if asRoot() {
+		if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
+			t.Fatalf("remount %s read-only: %v", dir, err)
+		}
+		return "read-only file system"
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	return "permission denied"
+}
+
+func asRoot() bool { return runtime.GOOS == "linux" && os.Geteuid() == 0 }
 
 func TestContentHash(t *testing.T) {
 	a, err := ContentHash(handTalks())
