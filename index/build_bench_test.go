@@ -22,8 +22,10 @@ import (
 // talks/s is build throughput (talks/cpu-s: see cpuTime). peak-RSS-MiB is
 // the process's high-water resident set (VmHWM) after the build, so run
 // one 100k benchmark per process; it includes the generated talks held in
-// memory, as a serving process holds its corpus. GOMEMLIMIT (e.g. 500MiB)
-// trades some CPU for a lower peak.
+// memory, as a serving process holds its corpus. GOMEMLIMIT trades CPU for
+// a lower peak (see batchSize):
+//
+//	GOMEMLIMIT=550MiB go test ./index -run '^$' -bench 'BuildSynthetic/100k' -benchtime 1x
 
 func BenchmarkBuildSeeds(b *testing.B) {
 	talks := seedTalks(b)
