@@ -303,8 +303,16 @@ func (imp *importer) add(line int, s submission) {
 		t.ID = index.TalkID(t.Title, index.AbstractIdentity(t.Title+"\n"+t.Abstract))
 		if _, taken := imp.ids[t.ID]; taken {
 			// The same text twice without ids: keep both, they are the
-			// duplicate the organizers want to see.
-			t.ID += "-l" + strconv.Itoa(line)
+			// duplicate the organizers want to see. A row may already
+			// carry that id explicitly, so count on until one is free.
+			base := t.ID + "-l" + strconv.Itoa(line)
+			t.ID = base
+			for k := 2; ; k++ {
+				if _, taken := imp.ids[t.ID]; !taken {
+					break
+				}
+				t.ID = base + "-" + strconv.Itoa(k)
+			}
 		}
 	} else if first, taken := imp.ids[t.ID]; taken {
 		imp.reject(line, "id %q is already used on line %d", t.ID, first)

@@ -215,3 +215,22 @@ func TestDetectExampleSubmissions(t *testing.T) {
 		t.Errorf("clashes %+v, want s05/s06", rep.Clashes)
 	}
 }
+
+// A text repeated without ids gets its line appended to the derived id; a
+// row that already uses that id explicitly must not end up sharing it.
+func TestReadSubmissionsDerivedIDsUnique(t *testing.T) {
+	derived := index.TalkID("A", index.AbstractIdentity("A\nB"))
+	in := "id,title,abstract\n" + derived + "-l4,C,D\n,A,B\n,A,B\n"
+	talks, bad, err := ReadSubmissions("f.csv", strings.NewReader(in))
+	if err != nil || len(bad) != 0 {
+		t.Fatalf("err %v, bad %v", err, bad)
+	}
+	var got []string
+	for _, tk := range talks {
+		got = append(got, tk.ID)
+	}
+	want := []string{derived + "-l4", derived, derived + "-l4-2"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+}
