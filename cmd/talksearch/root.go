@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -74,14 +75,31 @@ func (g *globals) seedFS() fs.FS {
 	return os.DirFS(g.seedsDir)
 }
 
-// loadCorpus ingests the seeds and prints ingestion warnings to stderr.
+// loadCorpus ingests the seeds and prints each ingestion warning to stderr
+// as a "warning: file:line: message" line, for the commands whose output a
+// person reads (index, export, search, related, overlaps).
 func (g *globals) loadCorpus() (*index.Corpus, error) {
+	return g.loadCorpusReporting(func(w index.Warning) {
+		fmt.Fprintf(g.stderr, "warning: %s:%d: %s\n", w.File, w.Line, w.Msg)
+	})
+}
+
+// loadCorpusLogged is loadCorpus for serve, whose stderr is a JSON log: a
+// plain line there would break every consumer of the log, so each warning
+// is a warn entry, as a live reload logs them.
+func (g *globals) loadCorpusLogged(log zerolog.Logger) (*index.Corpus, error) {
+	return g.loadCorpusReporting(func(w index.Warning) {
+		log.Warn().Str("file", w.File).Int("line", w.Line).Msg(w.Msg)
+	})
+}
+
+func (g *globals) loadCorpusReporting(report func(index.Warning)) (*index.Corpus, error) {
 	c, err := index.Load(g.seedFS())
 	if err != nil {
 		return nil, fmt.Errorf("load seeds: %w", err)
 	}
 	for _, w := range c.Report.Warnings {
-		fmt.Fprintf(g.stderr, "warning: %s:%d: %s\n", w.File, w.Line, w.Msg)
+		report(w)
 	}
 	return c, nil
 }

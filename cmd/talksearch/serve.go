@@ -88,7 +88,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	defer ln.Close()
 
 	start := time.Now()
-	corpus, err := g.loadCorpus()
+	corpus, err := g.loadCorpusLogged(log)
 	if err != nil {
 		return err
 	}
