@@ -33,6 +33,9 @@ type scanner struct {
 	// docs are the talks by internal document number; nil where no talk.
 	docs    []*doc
 	mapping mapping.IndexMapping
+	// partBufs recycles the matches of the parts of a split scan, which
+	// are garbage once merged: tens of thousands of matches per search.
+	partBufs sync.Pool
 	// scoring is the index mapping's scoring model, which Bleve's term
 	// searchers read from the context of a search (as Bleve's own search
 	// decides it).
@@ -120,7 +123,7 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string
 		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
 	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/minScanPart))
 	if parts == 1 {
-		return sc.scanPart(ctx, q, tracks, 0, uint64(len(sc.docs)))
+		return sc.scanPart(ctx, q, tracks, 0, uint64(len(sc.docs)), nil)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -130,14 +133,27 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string
 	for k := range parts {
 		from := uint64(len(sc.docs) * k / parts)
 		to := uint64(len(sc.docs) * (k + 1) / parts)
+		var buf []match
+		if p, ok := sc.partBufs.Get().(*[]match); ok {
+			buf = (*p)[:0]
+		}
 		wg.Go(func() {
-			outs[k], errs[k] = sc.scanPart(ctx, q, tracks, from, to)
+			outs[k], errs[k] = sc.scanPart(ctx, q, tracks, from, to, buf)
 			if errs[k] != nil {
 				cancel()
 			}
 		})
 	}
 	wg.Wait()
+	defer func() {
+		for _, o := range outs {
+			if o != nil {
+				clear(o) // no stale pointers to docs kept alive
+				o = o[:0]
+				sc.partBufs.Put(&o)
+			}
+		}
+	}()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -152,9 +168,9 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string
 	return out, nil
 }
 
-// scanPart returns the matches of q among documents numbered from to to
-// (exclusive).
-func (sc *scanner) scanPart(ctx context.Context, q query.Query, tracks map[string]bool, from, to uint64) ([]match, error) {
+// scanPart appends to out the matches of q among documents numbered from
+// to to (exclusive).
+func (sc *scanner) scanPart(ctx context.Context, q query.Query, tracks map[string]bool, from, to uint64, out []match) ([]match, error) {
 	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -172,7 +188,6 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, tracks map[strin
 		binary.BigEndian.PutUint64(first, from)
 		dm, err = searcher.Advance(sctx, first)
 	}
-	var out []match
 	for i := 1; ; i++ {
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
