@@ -22,8 +22,9 @@
 // # Results
 //
 // Facets on track, level and room count each facet without its own
-// selection (see facets.go for the two strategies, in Go for
-// conference-sized corpora, by Bleve facet requests for large ones).
+// selection, in Go over every matching talk (facets.go): conference-sized
+// corpora get the matches from one Bleve search, large ones from a scan of
+// the query's searcher split across cores (scan.go).
 // Highlights are Bleve's html highlighter driven directly: the whole title,
 // the two best abstract fragments cut at word boundaries, only fragments
 // with a match. Related talks (related.go) are Bleve candidates for the
