@@ -113,3 +113,27 @@ func FuzzStaticPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSafeHighlight checks the fast path of safeHighlight against the slow
+// one: a fragment taken as canonical is one rebuilding leaves unchanged,
+// and what rebuilding returns is canonical.
+func FuzzSafeHighlight(f *testing.F) {
+	for _, s := range []string{
+		"plain", "a <mark>KV</mark> cache", "&lt;1ms &amp; &#34;q&#39;", "<script>x</script>", "<mark>open",
+		"</mark>", "<mark><mark>x</mark></mark>", "&quot;", "&amp", "a > b", "\x00", "\xff<mark>\xfe</mark>", "&#x3c;",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rebuilt := string(rebuildHighlight(s))
+		if canonicalHighlight(s) && rebuilt != s {
+			t.Fatalf("%q taken as canonical, but rebuilding gives %q", s, rebuilt)
+		}
+		if !canonicalHighlight(rebuilt) {
+			t.Fatalf("rebuilding %q gives %q, which is not canonical", s, rebuilt)
+		}
+		if string(safeHighlight(s)) != rebuilt {
+			t.Fatalf("safeHighlight(%q) = %q, rebuilding gives %q", s, safeHighlight(s), rebuilt)
+		}
+	})
+}

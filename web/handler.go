@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -87,13 +88,16 @@ func (o Options) withDefaults() Options {
 //go:embed templates static
 var assets embed.FS
 
-// server holds what the handlers share; it is read-only after NewHandler.
+// server holds what the handlers share; it is read-only after NewHandler
+// but for lastOverlaps, a cache safe for concurrent use.
 type server struct {
 	s      Searcher
 	log    zerolog.Logger
 	opts   Options
 	pages  map[string]*template.Template
 	static map[string]*staticFile
+	// lastOverlaps caches the JSON of the last overlap report (api.go).
+	lastOverlaps atomic.Pointer[encodedReport]
 }
 
 // NewHandler returns the whole site and API as one http.Handler. Templates
