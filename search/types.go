@@ -99,33 +99,55 @@ type Related struct {
 }
 
 // MarshalJSON writes every key of the API contract, with null for a value
-// the talk does not have (never "" as a placeholder).
+// the talk does not have (never "" as a placeholder). The hits are encoded
+// here as hitJSON, not through Hit.MarshalJSON: encoding/json re-scans what
+// every MarshalJSON returns, and doing that per hit and again for the whole
+// result made JSON most of the cost of a cached search.
 func (r Result) MarshalJSON() ([]byte, error) {
-	type plain Result // without methods: no recursion
-	return json.Marshal(struct {
-		plain
-		DidYouMean *string `json:"did_you_mean"`
-	}{plain(r), nullable(r.DidYouMean)})
+	var hits []hitJSON
+	if r.Hits != nil {
+		hits = make([]hitJSON, len(r.Hits))
+		for i, h := range r.Hits {
+			hits[i] = h.json()
+		}
+	}
+	return json.Marshal(resultJSON{r.Query, r.Total, r.TookMS, hits, r.Facets, r.Synonyms, nullable(r.DidYouMean)})
+}
+
+// resultJSON is Result as the API writes it, keys in the contract's order.
+type resultJSON struct {
+	Query      string    `json:"query"`
+	Total      uint64    `json:"total"`
+	TookMS     float64   `json:"took_ms"`
+	Hits       []hitJSON `json:"hits"`
+	Facets     Facets    `json:"facets"`
+	Synonyms   []string  `json:"synonyms,omitempty"`
+	DidYouMean *string   `json:"did_you_mean"`
 }
 
 // MarshalJSON writes track, level and room as null when the talk has none,
 // keeping the keys in the contract's order.
-func (h Hit) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		ID         string          `json:"id"`
-		Title      string          `json:"title"`
-		Speakers   []index.Speaker `json:"speakers"`
-		Track      *string         `json:"track"`
-		Level      *string         `json:"level"`
-		Room       *string         `json:"room"`
-		Start      *time.Time      `json:"start"`
-		End        *time.Time      `json:"end"`
-		Kind       index.Kind      `json:"kind"`
-		Scheduled  bool            `json:"scheduled"`
-		Score      float64         `json:"score"`
-		Highlights Highlights      `json:"highlights"`
-	}{h.ID, h.Title, h.Speakers, nullable(h.Track), nullable(h.Level), nullable(h.Room),
-		h.Start, h.End, h.Kind, h.Scheduled, h.Score, h.Highlights})
+func (h Hit) MarshalJSON() ([]byte, error) { return json.Marshal(h.json()) }
+
+// hitJSON is Hit as the API writes it.
+type hitJSON struct {
+	ID         string          `json:"id"`
+	Title      string          `json:"title"`
+	Speakers   []index.Speaker `json:"speakers"`
+	Track      *string         `json:"track"`
+	Level      *string         `json:"level"`
+	Room       *string         `json:"room"`
+	Start      *time.Time      `json:"start"`
+	End        *time.Time      `json:"end"`
+	Kind       index.Kind      `json:"kind"`
+	Scheduled  bool            `json:"scheduled"`
+	Score      float64         `json:"score"`
+	Highlights Highlights      `json:"highlights"`
+}
+
+func (h Hit) json() hitJSON {
+	return hitJSON{h.ID, h.Title, h.Speakers, nullable(h.Track), nullable(h.Level), nullable(h.Room),
+		h.Start, h.End, h.Kind, h.Scheduled, h.Score, h.Highlights}
 }
 
 func nullable(s string) *string {
