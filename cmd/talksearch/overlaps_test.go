@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -10,15 +8,8 @@ import (
 	"github.com/talksearch/talksearch/search/overlap"
 )
 
-func runOverlaps(t *testing.T, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	err = run(context.Background(), append([]string{"overlaps"}, args...), func(string) string { return "" }, &out, &errOut)
-	return out.String(), errOut.String(), err
-}
-
 func TestOverlapsFromCSVJSON(t *testing.T) {
-	out, stderr, err := runOverlaps(t, "--from", "../../search/overlap/testdata/submissions.csv", "--json")
+	out, stderr, err := runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/submissions.csv", "--json")
 	if err != nil || stderr != "" {
 		t.Fatalf("err %v, stderr %q", err, stderr)
 	}
@@ -40,7 +31,7 @@ func TestOverlapsFromCSVJSON(t *testing.T) {
 }
 
 func TestOverlapsText(t *testing.T) {
-	out, _, err := runOverlaps(t, "--from", "../../search/overlap/testdata/submissions.jsonl", "--min", "0.3")
+	out, _, err := runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/submissions.jsonl", "--min", "0.3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +50,7 @@ func TestOverlapsText(t *testing.T) {
 }
 
 func TestOverlapsBadRows(t *testing.T) {
-	out, stderr, err := runOverlaps(t, "--from", "../../search/overlap/testdata/bad-rows.csv", "--json")
+	out, stderr, err := runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/bad-rows.csv", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +76,7 @@ func TestOverlapsErrors(t *testing.T) {
 		{[]string{"extra"}, `unknown command "extra" for "talksearch overlaps"`},
 	}
 	for _, tt := range tests {
-		_, _, err := runOverlaps(t, tt.args...)
+		_, _, err := runCmd(t, nil, append([]string{"overlaps"}, tt.args...)...)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%v: err %v, want %q", tt.args, err, tt.want)
 		}
@@ -93,7 +84,7 @@ func TestOverlapsErrors(t *testing.T) {
 }
 
 func TestOverlapsSeeds(t *testing.T) {
-	out, _, err := runOverlaps(t)
+	out, _, err := runCmd(t, nil, "overlaps")
 	if err != nil {
 		t.Fatal(err)
 	}
