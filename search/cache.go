@@ -1,61 +1,45 @@
 package search
 
-import (
-	"container/list"
-	"sync"
-)
+import lru "github.com/hashicorp/golang-lru/v2"
 
 // resultCache is a bounded LRU of search results keyed by the normalized
 // request. It belongs to one snapshot, so a re-index starts empty and never
 // serves stale results. Cached results are shared: callers must not modify
 // a Result's slices.
 type resultCache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // front: most recently used; values are *cacheEntry
-	byKey map[string]*list.Element
-}
-
-type cacheEntry struct {
-	key string
-	res *Result
+	lru *lru.Cache[string, *Result] // nil: the cache keeps nothing
 }
 
 // newResultCache returns a cache of at most max results; max <= 0 gives a
 // cache that keeps nothing.
 func newResultCache(max int) *resultCache {
-	return &resultCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
+	if max <= 0 {
+		return &resultCache{}
+	}
+	c, err := lru.New[string, *Result](max)
+	if err != nil { // only for a size <= 0, excluded above
+		panic(err)
+	}
+	return &resultCache{lru: c}
 }
 
 func (c *resultCache) get(key string) (*Result, bool) {
-	if c.max <= 0 {
+	if c.lru == nil {
 		return nil, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.byKey[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(el)
-	return el.Value.(*cacheEntry).res, true
+	return c.lru.Get(key)
 }
 
 func (c *resultCache) put(key string, res *Result) {
-	if c.max <= 0 {
-		return
+	if c.lru != nil {
+		c.lru.Add(key, res)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.byKey[key]; ok {
-		el.Value.(*cacheEntry).res = res
-		c.order.MoveToFront(el)
-		return
+}
+
+// len is the number of results kept.
+func (c *resultCache) len() int {
+	if c.lru == nil {
+		return 0
 	}
-	c.byKey[key] = c.order.PushFront(&cacheEntry{key: key, res: res})
-	if c.order.Len() > c.max {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.byKey, last.Value.(*cacheEntry).key)
-	}
+	return c.lru.Len()
 }

@@ -84,6 +84,9 @@ func (o Options) withDefaults() Options {
 type Engine struct {
 	opts Options
 	snap atomic.Pointer[snapshot]
+	// swapMu orders swaps, so generations only ever grow.
+	swapMu      sync.Mutex
+	generations uint64
 }
 
 // New indexes the corpus and returns an engine over it, with default Options.
@@ -108,12 +111,28 @@ func (e *Engine) Replace(c *index.Corpus) error {
 	if err != nil {
 		return fmt.Errorf("search engine: %w", err)
 	}
-	if old := e.snap.Swap(s); old != nil {
+	e.swapMu.Lock()
+	e.generations++
+	s.gen = e.generations
+	old := e.snap.Swap(s)
+	e.swapMu.Unlock()
+	if old != nil {
 		// Searches still running on the old snapshot finish first: the
 		// index is closed only when they let go of it.
 		old.release()
 	}
 	return nil
+}
+
+// Generation numbers the corpus being served: 1 for the first, one more
+// after each Replace, 0 once the engine is closed. Equal generations and
+// equal requests get equal answers, so a caller may reuse what it made from
+// an answer (a rendered page, say) for as long as the generation holds.
+func (e *Engine) Generation() uint64 {
+	if s := e.snap.Load(); s != nil {
+		return s.gen
+	}
+	return 0
 }
 
 // Close releases the index. The engine must not be used afterwards.
@@ -240,6 +259,8 @@ type doc struct {
 // snapshot is everything built from one corpus; it never changes after
 // newSnapshot returns, except for its caches.
 type snapshot struct {
+	// gen is the engine's Generation while this snapshot is served.
+	gen uint64
 	idx bleve.Index
 	// scan runs the queries of a corpus larger than goFacetsMax (see
 	// scan.go); nil for smaller ones.

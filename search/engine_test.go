@@ -358,6 +358,14 @@ func TestReplaceSwapsCorpus(t *testing.T) {
 	if r, _ := e.Search(ctx, Request{}); r.Total != 2 {
 		t.Errorf("failed Replace changed the corpus: %d talks", r.Total)
 	}
+	// New served generation 1, the Replace 2; the failed one changed nothing.
+	if g := e.Generation(); g != 2 {
+		t.Errorf("generation %d, want 2", g)
+	}
+	e.Close()
+	if g := e.Generation(); g != 0 {
+		t.Errorf("generation of a closed engine %d, want 0", g)
+	}
 }
 
 func TestSearchCache(t *testing.T) {
@@ -377,7 +385,7 @@ func TestSearchCache(t *testing.T) {
 				t.Errorf("query not normalised: %q", r.Query)
 			}
 		}
-		if n := e.snap.Load().cache.order.Len(); size > 0 && n != size || size < 0 && n != 0 {
+		if n := e.snap.Load().cache.len(); size > 0 && n != size || size < 0 && n != 0 {
 			t.Errorf("cache size %d holds %d", size, n)
 		}
 	}
