@@ -1,8 +1,7 @@
 package web
 
 import (
-	"encoding/json"
-	"fmt"
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -15,97 +14,63 @@ import (
 const maxIDLen = 200
 
 func (s *server) apiSearch(c *gin.Context) {
-	_, _, res, err := s.runSearch(c, false)
+	req, _, err := s.parseSearch(c.Request.URL.Query(), false)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, normalizeResult(res))
+	s.answer(c, "api "+searchKey(req, 0), func(ctx context.Context, _ bool) (*response, error) {
+		res, err := s.s.Search(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		out := normalizeResult(res)
+		out.TookMS = 0 // filled in per answer
+		return searchJSONResponse(out, int(res.Total))
+	})
 }
 
 func (s *server) apiTalk(c *gin.Context) {
-	t, err := s.talk(c)
+	id, err := talkID(c)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, normalizeTalk(t))
+	s.answer(c, "api talk "+id, func(ctx context.Context, _ bool) (*response, error) {
+		t, err := s.s.Talk(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return jsonResponse(normalizeTalk(t), -1)
+	})
 }
 
 func (s *server) apiOverlaps(c *gin.Context) {
-	rep, err := s.runOverlaps(c)
+	min, err := parseMin(c.Request.URL.Query())
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	body, err := s.overlapsJSON(rep)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
-}
-
-// encodedReport is an overlap report and its API JSON.
-type encodedReport struct {
-	rep  *overlap.Report
-	body []byte
-}
-
-// overlapsJSON is the API's JSON of rep. The engine detects overlaps once
-// per corpus and minimum and hands out that same, unchanging report, whose
-// tens of kilobytes of JSON cost more than all the rest of the request: the
-// last encoding is kept, keyed by the report itself.
-func (s *server) overlapsJSON(rep *overlap.Report) ([]byte, error) {
-	if last := s.lastOverlaps.Load(); last != nil && last.rep == rep {
-		return last.body, nil
-	}
-	body, err := json.Marshal(normalizeReport(rep))
-	if err != nil {
-		return nil, fmt.Errorf("encode overlaps: %w", err)
-	}
-	s.lastOverlaps.Store(&encodedReport{rep: rep, body: body})
-	return body, nil
+	s.answer(c, "api overlaps "+formatMin(min), func(ctx context.Context, _ bool) (*response, error) {
+		rep, err := s.s.Overlaps(ctx, min)
+		if err != nil {
+			return nil, err
+		}
+		return jsonResponse(normalizeReport(rep), len(rep.Pairs))
+	})
 }
 
 func (s *server) healthz(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"status": "ok"})
 }
 
-// runSearch reads the search from the URL and runs it: one path for the
-// page (paged) and the API, so both accept and answer the same.
-func (s *server) runSearch(c *gin.Context, paged bool) (req search.Request, page int, res *search.Result, err error) {
-	if req, page, err = s.parseSearch(c.Request.URL.Query(), paged); err != nil {
-		return req, 0, nil, err
-	}
-	if res, err = s.s.Search(c.Request.Context(), req); err != nil {
-		return req, 0, nil, err
-	}
-	c.Set(ctxHits, res.Total)
-	return req, page, res, nil
-}
-
-// runOverlaps reads the threshold from the URL and gets the report.
-func (s *server) runOverlaps(c *gin.Context) (*overlap.Report, error) {
-	min, err := parseMin(c.Request.URL.Query())
-	if err != nil {
-		return nil, err
-	}
-	rep, err := s.s.Overlaps(c.Request.Context(), min)
-	if err != nil {
-		return nil, err
-	}
-	c.Set(ctxHits, len(rep.Pairs))
-	return rep, nil
-}
-
-// talk looks up the talk named by the :id of the path.
-func (s *server) talk(c *gin.Context) (*search.TalkDetail, error) {
+// talkID is the :id of the path, bounded.
+func talkID(c *gin.Context) (string, error) {
 	id := c.Param("id")
 	if id == "" || len(id) > maxIDLen {
-		return nil, invalidf("talk id must be 1 to %d bytes", maxIDLen)
+		return "", invalidf("talk id must be 1 to %d bytes", maxIDLen)
 	}
-	return s.s.Talk(c.Request.Context(), id)
+	return id, nil
 }
 
 // The normalize functions give the API its exact shape: lists are always

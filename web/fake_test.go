@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/talksearch/talksearch/index"
@@ -18,7 +19,15 @@ import (
 type fakeSearcher struct {
 	mu   sync.Mutex
 	last search.Request
+	// calls counts the calls of Search, Talk and Overlaps; reindex starts
+	// a new generation, as a re-index does.
+	calls atomic.Int64
+	gen   atomic.Uint64
 }
+
+func (f *fakeSearcher) Generation() uint64 { return f.gen.Load() + 1 }
+
+func (f *fakeSearcher) reindex() { f.gen.Add(1) }
 
 func (f *fakeSearcher) lastRequest() search.Request {
 	f.mu.Lock()
@@ -71,6 +80,7 @@ var fakeTalks = map[string]*search.TalkDetail{
 }
 
 func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Result, error) {
+	f.calls.Add(1)
 	f.mu.Lock()
 	f.last = r
 	f.mu.Unlock()
@@ -126,6 +136,7 @@ func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Re
 }
 
 func (f *fakeSearcher) Talk(ctx context.Context, id string) (*search.TalkDetail, error) {
+	f.calls.Add(1)
 	if id == "boom" {
 		return nil, errors.New("index on fire")
 	}
@@ -137,6 +148,7 @@ func (f *fakeSearcher) Talk(ctx context.Context, id string) (*search.TalkDetail,
 }
 
 func (f *fakeSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
+	f.calls.Add(1)
 	return &overlap.Report{
 		Pairs: []overlap.Pair{{
 			A: "monarch-on-rocm-1a2b", B: "torchstore-3c4d", Score: 0.61, Kind: overlap.KindTopical,

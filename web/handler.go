@@ -7,7 +7,6 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -23,6 +22,9 @@ type Searcher interface {
 	Search(ctx context.Context, r search.Request) (*search.Result, error)
 	Talk(ctx context.Context, id string) (*search.TalkDetail, error)
 	Overlaps(ctx context.Context, min float64) (*overlap.Report, error)
+	// Generation changes whenever the corpus does (a re-index): answers
+	// made under one generation are reused only while it is served.
+	Generation() uint64
 }
 
 // Options bound and tune the handler. The zero value is usable: every zero
@@ -45,6 +47,9 @@ type Options struct {
 	MaxBodyBytes int64
 	// RequestTimeout bounds the work of one request (10 s).
 	RequestTimeout time.Duration
+	// CacheBytes bounds the bodies of the answers kept for reuse (cache.go)
+	// (16 MiB); a negative value keeps none.
+	CacheBytes int
 	// Location is the time zone times are shown in: the event's (CEST).
 	Location *time.Location
 	// ReloadToken and Reload enable POST /admin/reload (admin.go): without
@@ -79,6 +84,9 @@ func (o Options) withDefaults() Options {
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = 10 * time.Second
 	}
+	if o.CacheBytes == 0 {
+		o.CacheBytes = 16 << 20
+	}
 	if o.Location == nil {
 		o.Location = eventZone
 	}
@@ -88,16 +96,18 @@ func (o Options) withDefaults() Options {
 //go:embed templates static
 var assets embed.FS
 
+// cacheEntries bounds the number of answers kept, whatever their size.
+const cacheEntries = 4096
+
 // server holds what the handlers share; it is read-only after NewHandler
-// but for lastOverlaps, a cache safe for concurrent use.
+// but for responses, a cache safe for concurrent use.
 type server struct {
-	s      Searcher
-	log    zerolog.Logger
-	opts   Options
-	pages  map[string]*template.Template
-	static map[string]*staticFile
-	// lastOverlaps caches the JSON of the last overlap report (api.go).
-	lastOverlaps atomic.Pointer[encodedReport]
+	s         Searcher
+	log       zerolog.Logger
+	opts      Options
+	pages     map[string]*template.Template
+	static    map[string]*staticFile
+	responses *responseCache
 }
 
 // NewHandler returns the whole site and API as one http.Handler. Templates
@@ -122,6 +132,7 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 		return nil, fmt.Errorf("web: nil Searcher")
 	}
 	srv := &server{s: s, log: log, opts: opts.withDefaults()}
+	srv.responses = newResponseCache(cacheEntries, srv.opts.CacheBytes)
 	var err error
 	if srv.static, err = loadStatic(static); err != nil {
 		return nil, err

@@ -1,9 +1,9 @@
 package web
 
 import (
+	"context"
 	"html/template"
 	"math"
-	"net/http"
 
 	"github.com/gin-gonic/gin"
 
@@ -52,12 +52,22 @@ type clashView struct {
 }
 
 func (s *server) overlapsPage(c *gin.Context) {
-	rep, err := s.runOverlaps(c)
+	min, err := parseMin(c.Request.URL.Query())
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	s.render(c, http.StatusOK, "overlaps", s.overlapsView(c.Query("min"), rep))
+	s.answer(c, "overlaps "+formatMin(min), func(ctx context.Context, gz bool) (*response, error) {
+		rep, err := s.s.Overlaps(ctx, min)
+		if err != nil {
+			return nil, err
+		}
+		body, err := s.renderBytes("overlaps", "layout", s.overlapsView(formatMin(min), rep))
+		if err != nil {
+			return nil, err
+		}
+		return htmlResponse(body, gz, len(rep.Pairs))
+	})
 }
 
 func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {

@@ -1,10 +1,10 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -92,18 +92,27 @@ type pageLink struct {
 }
 
 func (s *server) searchPage(c *gin.Context) {
-	req, pageNum, res, err := s.runSearch(c, true)
+	req, pageNum, err := s.parseSearch(c.Request.URL.Query(), true)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	v := s.searchView(req, pageNum, res)
-	c.Writer.Header().Add("Vary", HeaderFragment)
+	key, block := "page ", "layout"
 	if c.GetHeader(HeaderFragment) != "" {
-		s.renderBlock(c, http.StatusOK, "search", "live", v)
-		return
+		key, block = "fragment ", "live"
 	}
-	s.render(c, http.StatusOK, "search", v)
+	c.Writer.Header().Add("Vary", HeaderFragment)
+	s.answer(c, key+searchKey(req, pageNum), func(ctx context.Context, gz bool) (*response, error) {
+		res, err := s.s.Search(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		body, err := s.renderBytes("search", block, s.searchView(req, pageNum, res))
+		if err != nil {
+			return nil, err
+		}
+		return htmlResponse(body, gz, int(res.Total))
+	})
 }
 
 func (s *server) searchView(req search.Request, pageNum int, res *search.Result) searchPage {
@@ -284,14 +293,28 @@ type relatedView struct {
 }
 
 func (s *server) talkPage(c *gin.Context) {
-	t, err := s.talk(c)
-	if errors.Is(err, search.ErrNotFound) {
-		err = fmt.Errorf("%w: no talk has the id %q", search.ErrNotFound, c.Param("id"))
-	}
+	id, err := talkID(c)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
+	s.answer(c, "talk "+id, func(ctx context.Context, gz bool) (*response, error) {
+		t, err := s.s.Talk(ctx, id)
+		if errors.Is(err, search.ErrNotFound) {
+			err = fmt.Errorf("%w: no talk has the id %q", search.ErrNotFound, id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		body, err := s.renderBytes("talk", "layout", s.talkView(t))
+		if err != nil {
+			return nil, err
+		}
+		return htmlResponse(body, gz, -1)
+	})
+}
+
+func (s *server) talkView(t *search.TalkDetail) talkPage {
 	v := talkPage{
 		page:       s.newPage(t.Title),
 		Talk:       t,
@@ -309,5 +332,5 @@ func (s *server) talkPage(c *gin.Context) {
 			Clash:       r.Clash,
 		})
 	}
-	s.render(c, http.StatusOK, "talk", v)
+	return v
 }

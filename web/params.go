@@ -140,3 +140,18 @@ func searchURL(r search.Request, page int) template.URL {
 	}
 	return template.URL("/" + b.String())
 }
+
+// formatMin writes an overlap threshold for the response cache's keys and
+// the organizer page's form.
+func formatMin(min float64) string {
+	if min == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(min, 'g', -1, 64)
+}
+
+// searchKey names a search for the response cache: its permalink, which
+// holds everything a page depends on, and the API's limit and offset.
+func searchKey(r search.Request, page int) string {
+	return string(searchURL(r, page)) + " limit=" + strconv.Itoa(r.Limit) + " offset=" + strconv.Itoa(r.Offset)
+}

@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/gin-gonic/gin"
-	"github.com/rs/zerolog"
 )
 
 // pageNames are the pages; each is parsed with layout.html into its own
@@ -58,35 +57,27 @@ func (s *server) parsePages(fsys fs.FS) (map[string]*template.Template, error) {
 	return pages, nil
 }
 
-// render executes a page (its "layout", or another block of it such as the
-// search page's "live" fragment) into a buffer first, so a template error
-// becomes a clean 500 instead of half a page.
+// render writes a page that is not kept for reuse: an error page.
 func (s *server) render(c *gin.Context, code int, name string, data any) {
-	s.renderBlock(c, code, name, "layout", data)
-}
-
-func (s *server) renderBlock(c *gin.Context, code int, name, block string, data any) {
-	var buf bytes.Buffer
-	t := s.pages[name]
-	if err := t.ExecuteTemplate(&buf, block, data); err != nil {
-		zerolog.Ctx(c.Request.Context()).Error().Err(err).Str("template", name).Msg("render page")
+	body, err := s.renderBytes(name, "layout", data)
+	if err != nil {
+		s.logFor(c).Error().Err(err).Msg("render page")
 		c.Data(http.StatusInternalServerError, "text/plain; charset=utf-8", []byte("internal error\n"))
 		return
 	}
-	h := c.Writer.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
-	h.Add("Vary", "Accept-Encoding")
-	body := buf.Bytes()
-	// Pages are mostly repetitive markup: gzip makes them several times
-	// smaller, which is what a phone in a corridor waits for.
-	if len(body) > 1024 && acceptsGzip(c.Request) {
-		if gz, err := gzipBytes(body); err == nil {
-			h.Set("Content-Encoding", "gzip")
-			body = gz
-		}
-	}
+	c.Header("Cache-Control", "no-cache")
 	c.Data(code, "text/html; charset=utf-8", body)
+}
+
+// renderBytes executes a block of a page (its "layout", or another such as
+// the search page's "live" fragment) into a buffer, so a template error
+// becomes a clean 500 instead of half a page.
+func (s *server) renderBytes(name, block string, data any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&buf, block, data); err != nil {
+		return nil, fmt.Errorf("render %s %s: %w", name, block, err)
+	}
+	return buf.Bytes(), nil
 }
 
 var gzipWriters = sync.Pool{New: func() any {

@@ -1,0 +1,192 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+)
+
+// responseCache keeps the bytes of recent answers (API JSON, rendered pages
+// and results fragments, gzipped when the client takes gzip), so that the
+// searches a crowd repeats between sessions cost a lookup instead of a
+// search, a render and a compression. An entry is good only for the index
+// generation it was made under (Searcher.Generation): after a re-index
+// every lookup misses, and entries are remade as they are asked for again.
+// It is bounded by entries and by body bytes, least recently used first out.
+type responseCache struct {
+	mu       sync.Mutex
+	lru      *simplelru.LRU[string, *response]
+	bytes    int // body bytes held
+	maxBytes int
+}
+
+// response is an answer ready to write.
+type response struct {
+	gen         uint64 // the generation it was made under
+	contentType string
+	gzipped     bool
+	// body is the whole body. For an API search it is the JSON up to the
+	// took_ms number and tail the rest: each answer reports its own time.
+	body, tail []byte
+	hits       int // for the access log; -1: not a list
+}
+
+func (r *response) size() int { return len(r.body) + len(r.tail) }
+
+// newResponseCache keeps at most maxEntries answers and maxBytes of bodies;
+// maxBytes <= 0 gives a cache that keeps nothing.
+func newResponseCache(maxEntries, maxBytes int) *responseCache {
+	c := &responseCache{maxBytes: maxBytes}
+	if maxBytes <= 0 || maxEntries <= 0 {
+		return c
+	}
+	// The callback runs inside Add and RemoveOldest, under c.mu.
+	c.lru, _ = simplelru.NewLRU(maxEntries, func(_ string, r *response) { c.bytes -= r.size() })
+	return c
+}
+
+// get returns the answer kept for key if it was made under generation gen.
+func (c *responseCache) get(key string, gen uint64) (*response, bool) {
+	if c.lru == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.lru.Get(key)
+	if !ok || r.gen != gen {
+		return nil, false
+	}
+	return r, true
+}
+
+// put keeps r for key, replacing what was kept, unless r alone would take
+// more than an eighth of the cache.
+func (c *responseCache) put(key string, r *response) {
+	if c.lru == nil || r.size() > c.maxBytes/8 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.lru.Peek(key); ok {
+		c.bytes -= old.size() // Add replaces without the callback
+	}
+	c.lru.Add(key, r)
+	c.bytes += r.size()
+	for c.bytes > c.maxBytes {
+		c.lru.RemoveOldest()
+	}
+}
+
+// len is the number of answers kept.
+func (c *responseCache) len() int {
+	if c.lru == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Len()
+}
+
+// answerFunc makes an answer; gzip says whether the client takes gzip.
+type answerFunc func(ctx context.Context, gzip bool) (*response, error)
+
+// answer writes the answer named by key: the kept one when it was made
+// under the generation being served, else a new one from build, which is
+// then kept. Errors are answered, never kept. The key must name everything
+// the answer depends on but the generation and the encoding.
+func (s *server) answer(c *gin.Context, key string, build answerFunc) {
+	start := time.Now()
+	gz := acceptsGzip(c.Request)
+	if gz {
+		key = "gzip " + key
+	}
+	gen := s.s.Generation()
+	r, ok := s.responses.get(key, gen)
+	if !ok {
+		var err error
+		if r, err = build(c.Request.Context(), gz); err != nil {
+			s.fail(c, err)
+			return
+		}
+		// The answer came from gen or, after a re-index since, a later
+		// generation: kept under gen, it can only be served while gen is
+		// current, when it is right.
+		r.gen = gen
+		s.responses.put(key, r)
+	}
+	if r.hits >= 0 {
+		c.Set(ctxHits, r.hits)
+	}
+	h := c.Writer.Header()
+	h.Set("Cache-Control", "no-cache") // a re-index may change any answer
+	h.Add("Vary", "Accept-Encoding")
+	if r.gzipped {
+		h.Set("Content-Encoding", "gzip")
+	}
+	if r.tail == nil {
+		c.Data(http.StatusOK, r.contentType, r.body)
+		return
+	}
+	took := strconv.AppendFloat(nil, float64(time.Since(start).Microseconds())/1000, 'f', -1, 64)
+	h.Set("Content-Type", r.contentType)
+	h.Set("Content-Length", strconv.Itoa(len(r.body)+len(took)+len(r.tail)))
+	c.Status(http.StatusOK)
+	for _, part := range [][]byte{r.body, took, r.tail} {
+		if _, err := c.Writer.Write(part); err != nil {
+			return // the client left; nothing more to tell it
+		}
+	}
+}
+
+// htmlResponse is a page or fragment, gzipped for a client that takes it
+// when that is worth it: pages are mostly repetitive markup that gzip makes
+// several times smaller, which is what a phone in a corridor waits for.
+func htmlResponse(body []byte, gz bool, hits int) (*response, error) {
+	r := &response{contentType: "text/html; charset=utf-8", body: body, hits: hits}
+	if gz && len(body) > 1024 {
+		z, err := gzipBytes(body)
+		if err != nil {
+			return nil, fmt.Errorf("gzip page: %w", err)
+		}
+		r.body, r.gzipped = z, true
+	}
+	return r, nil
+}
+
+// jsonResponse is v as API JSON.
+func jsonResponse(v any, hits int) (*response, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode answer: %w", err)
+	}
+	return &response{contentType: "application/json; charset=utf-8", body: body, hits: hits}, nil
+}
+
+// tookKey is where the API's search JSON gives its time, encoded as 0 and
+// filled in per answer. Data-set and query text cannot contain it: inside
+// JSON strings every quote is escaped.
+var tookKey = []byte(`"took_ms":0,`)
+
+// searchJSONResponse is the API JSON of a search result (encoded with
+// took_ms 0), split around its took_ms number.
+func searchJSONResponse(v any, hits int) (*response, error) {
+	r, err := jsonResponse(v, hits)
+	if err != nil {
+		return nil, err
+	}
+	i := bytes.Index(r.body, tookKey)
+	if i < 0 {
+		return nil, fmt.Errorf("encode answer: no %s in the search JSON", tookKey)
+	}
+	at := i + len(tookKey) - len("0,")
+	r.body, r.tail = r.body[:at:at], r.body[at+len("0"):]
+	return r, nil
+}

@@ -1,0 +1,231 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search"
+)
+
+// cachedTargets are the answers the server keeps for reuse.
+var cachedTargets = []struct {
+	name, target string
+	header       []string
+}{
+	{"api search", "/api/search?q=monarch&track=Distributed+%26+Parallel&limit=5", nil},
+	{"search page", "/?q=monarch&page=2", nil},
+	{"results fragment", "/?q=monarch", []string{HeaderFragment, "1"}},
+	{"talk page", "/talks/monarch-on-rocm-1a2b", nil},
+	{"api talk", "/api/talks/monarch-on-rocm-1a2b", nil},
+	{"organizer page", "/overlaps?min=0.2", nil},
+	{"api overlaps", "/api/overlaps", nil},
+}
+
+// body is a response's body as the client reads it: unzipped, and with
+// took_ms, the time of this very answer, set to 0.
+func body(t *testing.T, resp *http.Response, raw []byte) string {
+	t.Helper()
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("gzip: %v", err)
+		}
+		if raw, err = io.ReadAll(zr); err != nil {
+			t.Fatalf("gzip: %v", err)
+		}
+	}
+	return string(tookMS.ReplaceAll(raw, []byte(`"took_ms":0,`)))
+}
+
+// TestAnswersAreKeptPerGeneration: an answer asked for again comes from the
+// cache, byte for byte the same (but for its own took_ms), for a client
+// with gzip and one without; a re-index makes the engine answer again.
+func TestAnswersAreKeptPerGeneration(t *testing.T) {
+	for _, tt := range cachedTargets {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeSearcher{}
+			h, err := NewHandler(f, zerolog.Nop(), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fetch := func(gz bool) (string, *http.Response) {
+				header := tt.header
+				if gz {
+					header = append([]string{"Accept-Encoding", "gzip"}, header...)
+				}
+				rec := get(t, h, tt.target, header...)
+				if rec.Code != http.StatusOK {
+					t.Fatalf("GET %s: %d %s", tt.target, rec.Code, rec.Body)
+				}
+				resp := rec.Result()
+				if got := resp.Header.Values("Vary"); len(got) == 0 || got[len(got)-1] != "Accept-Encoding" {
+					t.Errorf("Vary %q", got)
+				}
+				return body(t, resp, rec.Body.Bytes()), resp
+			}
+			first, _ := fetch(false)
+			if f.calls.Load() != 1 {
+				t.Fatalf("first answer: %d engine calls, want 1", f.calls.Load())
+			}
+			for _, gz := range []bool{false, true, false, true} {
+				got, resp := fetch(gz)
+				if got != first {
+					t.Errorf("gzip %v: kept answer differs:\n%s\nwant\n%s", gz, got, first)
+				}
+				if ct := resp.Header.Get("Content-Type"); !strings.HasSuffix(ct, "; charset=utf-8") {
+					t.Errorf("Content-Type %q", ct)
+				}
+			}
+			// The plain and the gzip answer are made once each.
+			if f.calls.Load() != 2 {
+				t.Errorf("5 answers in one generation: %d engine calls, want 2", f.calls.Load())
+			}
+			f.reindex()
+			fetch(false)
+			if f.calls.Load() != 3 {
+				t.Errorf("after a re-index: %d engine calls, want 3", f.calls.Load())
+			}
+		})
+	}
+}
+
+func TestFailuresAreNotKept(t *testing.T) {
+	f := &fakeSearcher{}
+	h, err := NewHandler(f, zerolog.Nop(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/api/search?q=boom", "/?q=boom", "/talks/boom", "/talks/no-such-talk", "/api/talks/no-such-talk"} {
+		for range 2 {
+			if rec := get(t, h, target); rec.Code < 400 {
+				t.Errorf("GET %s: %d", target, rec.Code)
+			}
+		}
+	}
+	if f.calls.Load() != 10 {
+		t.Errorf("10 failing requests: %d engine calls, want 10", f.calls.Load())
+	}
+}
+
+func TestCacheOff(t *testing.T) {
+	f := &fakeSearcher{}
+	h, err := NewHandler(f, zerolog.Nop(), Options{CacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		get(t, h, "/api/search?q=monarch")
+	}
+	if f.calls.Load() != 3 {
+		t.Errorf("cache off: %d engine calls for 3 requests, want 3", f.calls.Load())
+	}
+}
+
+// TestTookIsPerAnswer: a kept API answer still says how long this answer
+// took, as valid JSON with the rest unchanged.
+func TestTookIsPerAnswer(t *testing.T) {
+	h, _ := newTestHandler(t, zerolog.Nop())
+	for range 3 {
+		rec := get(t, h, "/api/search?q=monarch")
+		var got struct {
+			Query  string   `json:"query"`
+			Total  int      `json:"total"`
+			TookMS *float64 `json:"took_ms"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+			t.Fatalf("not JSON: %v: %s", err, rec.Body)
+		}
+		if got.Query != "monarch" || got.Total != 45 || got.TookMS == nil || *got.TookMS < 0 || *got.TookMS > 10_000 {
+			t.Errorf("got query %q, total %d, took_ms %v", got.Query, got.Total, got.TookMS)
+		}
+		if !strings.Contains(rec.Body.String(), `"total":45,"took_ms":`) {
+			t.Errorf("took_ms not in the contract's place: %.80s", rec.Body)
+		}
+	}
+}
+
+func TestResponseCacheBounds(t *testing.T) {
+	sized := func(gen uint64, n int) *response { return &response{gen: gen, body: make([]byte, n)} }
+	c := newResponseCache(3, 800) // entries of up to 100 bytes are kept
+	c.put("a", sized(1, 100))
+	c.put("b", sized(1, 100))
+	c.put("too big", sized(1, 101))
+	if _, ok := c.get("too big", 1); ok || c.len() != 2 {
+		t.Errorf("an answer over an eighth of the cache was kept (%d kept)", c.len())
+	}
+	if _, ok := c.get("a", 2); ok {
+		t.Error("answer of generation 1 served for generation 2")
+	}
+	c.get("a", 1) // a is now the most recently used
+	c.put("c", sized(1, 50))
+	c.put("d", sized(1, 50))
+	if _, ok := c.get("b", 1); ok || c.len() != 3 {
+		t.Errorf("entry bound: b should be out, %d kept", c.len())
+	}
+	c.put("a", sized(2, 10)) // replaced: its bytes are counted once
+	if c.bytes != 110 {
+		t.Errorf("bytes %d, want 110", c.bytes)
+	}
+	c = newResponseCache(100, 400)
+	for _, k := range []string{"1", "2", "3", "4", "5"} {
+		c.put(k, sized(1, 50))
+		c.put(k+"x", sized(1, 50))
+	}
+	if c.bytes > 400 || c.len() != 8 {
+		t.Errorf("byte bound: %d bytes in %d answers, want ≤ 400 in 8", c.bytes, c.len())
+	}
+	if _, ok := c.get("1", 1); ok {
+		t.Error("least recently used answer kept past the byte bound")
+	}
+}
+
+// TestReindexChangesKeptAnswers runs the real engine: after Replace, the
+// same URLs answer from the new corpus, never a kept page of the old one.
+func TestReindexChangesKeptAnswers(t *testing.T) {
+	talk := func(id, title string) index.Talk {
+		return index.Talk{ID: id, Title: title, Abstract: title + " for everyone.", Kind: index.KindTalk, Track: "Inference"}
+	}
+	e, err := search.New(&index.Corpus{Talks: []index.Talk{talk("a-1", "Monarch actors"), talk("b-2", "Helion kernels")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	h, err := NewHandler(e, zerolog.Nop(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(target, want, notWant string) {
+		t.Helper()
+		for range 2 {
+			rec := get(t, h, target, "Accept-Encoding", "gzip")
+			got := body(t, rec.Result(), rec.Body.Bytes())
+			if rec.Code != http.StatusOK || !strings.Contains(got, want) || notWant != "" && strings.Contains(got, notWant) {
+				t.Errorf("GET %s: %d, want %q and not %q in\n%.2000s", target, rec.Code, want, notWant, got)
+			}
+		}
+	}
+	check("/?q=monarch", `<mark>Monarch</mark> actors`, "c-3")
+	check("/api/search?q=monarch", `"total":1,`, "")
+	check("/talks/a-1", "Monarch actors", "")
+	gen := e.Generation()
+	if err := e.Replace(&index.Corpus{Talks: []index.Talk{talk("a-1", "Monarch on ROCm"), talk("c-3", "Monarch meshes")}}); err != nil {
+		t.Fatal(err)
+	}
+	if e.Generation() != gen+1 {
+		t.Fatalf("generation %d after Replace, want %d", e.Generation(), gen+1)
+	}
+	check("/?q=monarch", `href="/talks/c-3"`, "actors")
+	check("/api/search?q=monarch", `"total":2,`, "")
+	check("/talks/a-1", "Monarch on ROCm", "Monarch actors")
+	if rec := get(t, h, "/talks/b-2"); rec.Code != http.StatusNotFound {
+		t.Errorf("talk of the old corpus: %d, want 404", rec.Code)
+	}
+}
