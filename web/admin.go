@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/rs/zerolog"
 )
 
 // ReloadFunc re-reads the seeds, builds a whole new index beside the one
@@ -50,7 +49,7 @@ func (s *server) adminReload(c *gin.Context) {
 		// The reload function has logged it; the operator needs the reason.
 		c.AbortWithStatusJSON(http.StatusUnprocessableEntity, errorBody{Error: err.Error()})
 	case err != nil:
-		zerolog.Ctx(c.Request.Context()).Error().Err(err).Msg("admin reload failed")
+		s.logFor(c).Error().Err(err).Msg("admin reload failed")
 		c.AbortWithStatusJSON(http.StatusInternalServerError, errorBody{Error: "reload failed, the old index keeps serving: " + err.Error()})
 	default:
 		c.Set(ctxHits, rep.Talks)

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/rs/zerolog"
 
 	"github.com/talksearch/talksearch/search"
 )
@@ -57,7 +56,7 @@ func isAPI(path string) bool {
 func (s *server) fail(c *gin.Context, err error) {
 	code, msg := status(err)
 	if code >= 500 {
-		zerolog.Ctx(c.Request.Context()).Error().Err(err).Str("path", c.Request.URL.Path).Msg("request failed")
+		s.logFor(c).Error().Err(err).Str("path", c.Request.URL.Path).Msg("request failed")
 	}
 	if isAPI(c.Request.URL.Path) {
 		c.AbortWithStatusJSON(code, errorBody{Error: msg})

@@ -35,8 +35,8 @@ var (
 	requestCounter atomic.Uint64
 )
 
-// requestID names every request, keeps a sane incoming id (from a proxy)
-// and puts a logger carrying the id into the request context.
+// requestID names every request and keeps a sane incoming id (from a
+// proxy); logFor gives the logger that carries it.
 func (s *server) requestID() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		id := c.GetHeader(HeaderRequestID)
@@ -45,10 +45,16 @@ func (s *server) requestID() gin.HandlerFunc {
 		}
 		c.Set(ctxRequestID, id)
 		c.Header(HeaderRequestID, id)
-		l := s.log.With().Str("request_id", id).Logger()
-		c.Request = c.Request.WithContext(l.WithContext(c.Request.Context()))
 		c.Next()
 	}
+}
+
+// logFor is the logger of one request's own lines (failures), carrying its
+// id. It is made when needed, not for every request: most never log but
+// their access line.
+func (s *server) logFor(c *gin.Context) *zerolog.Logger {
+	l := s.log.With().Str("request_id", c.GetString(ctxRequestID)).Logger()
+	return &l
 }
 
 // validRequestID accepts short ids of safe characters, so a client cannot
@@ -116,7 +122,7 @@ func (s *server) recovery() gin.HandlerFunc {
 			if err, ok := p.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 				panic(p)
 			}
-			zerolog.Ctx(c.Request.Context()).Error().
+			s.logFor(c).Error().
 				Interface("panic", p).
 				Bytes("stack", debug.Stack()).
 				Str("path", c.Request.URL.Path).
