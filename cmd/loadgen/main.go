@@ -35,6 +35,9 @@
 // through POST /admin/reload when --reload-token is set, else by sending
 // SIGHUP to --pid.
 //
+// Requests ask for gzip, as browsers do; answers are read whole but not
+// inflated, which is the clients' work, not the server's.
+//
 // Every non-2xx answer and every transport error counts as an error; the
 // command exits with status 1 when there was any, so scripts can rely on it.
 // The target must be a loopback address: this is not a tool for other
