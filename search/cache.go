@@ -2,42 +2,42 @@ package search
 
 import lru "github.com/hashicorp/golang-lru/v2"
 
-// resultCache is a bounded LRU of search results keyed by the normalized
-// request. It belongs to one snapshot, so a re-index starts empty and never
-// serves stale results. Cached results are shared: callers must not modify
-// a Result's slices.
-type resultCache struct {
-	lru *lru.Cache[string, *Result] // nil: the cache keeps nothing
+// lruCache is a bounded LRU of what a snapshot derives from requests:
+// results keyed by the normalized request, matches keyed by the query. It
+// belongs to one snapshot, so a re-index starts empty and never serves
+// stale answers. Cached values are shared: callers must not modify them.
+type lruCache[V any] struct {
+	lru *lru.Cache[string, V] // nil: the cache keeps nothing
 }
 
-// newResultCache returns a cache of at most max results; max <= 0 gives a
+// newLRUCache returns a cache of at most max values; max <= 0 gives a
 // cache that keeps nothing.
-func newResultCache(max int) *resultCache {
+func newLRUCache[V any](max int) *lruCache[V] {
 	if max <= 0 {
-		return &resultCache{}
+		return &lruCache[V]{}
 	}
-	c, err := lru.New[string, *Result](max)
+	c, err := lru.New[string, V](max)
 	if err != nil { // only for a size <= 0, excluded above
 		panic(err)
 	}
-	return &resultCache{lru: c}
+	return &lruCache[V]{lru: c}
 }
 
-func (c *resultCache) get(key string) (*Result, bool) {
+func (c *lruCache[V]) get(key string) (v V, ok bool) {
 	if c.lru == nil {
-		return nil, false
+		return v, false
 	}
 	return c.lru.Get(key)
 }
 
-func (c *resultCache) put(key string, res *Result) {
+func (c *lruCache[V]) put(key string, v V) {
 	if c.lru != nil {
-		c.lru.Add(key, res)
+		c.lru.Add(key, v)
 	}
 }
 
-// len is the number of results kept.
-func (c *resultCache) len() int {
+// len is the number of values kept.
+func (c *lruCache[V]) len() int {
 	if c.lru == nil {
 		return 0
 	}

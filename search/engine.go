@@ -34,8 +34,10 @@ const (
 
 // Options tune an Engine; the zero value is the default.
 type Options struct {
-	// CacheSize is the number of search results kept per corpus (an LRU);
-	// 0 means DefaultCacheSize, a negative value disables the cache.
+	// CacheSize is the number of search results kept per corpus (an LRU),
+	// and an eighth of it the number of queries whose matches are kept
+	// (results.go); 0 means DefaultCacheSize, a negative value disables
+	// both.
 	CacheSize int
 	// RelatedCount is the number of related talks per talk; 0 means
 	// DefaultRelatedCount.
@@ -278,7 +280,8 @@ type snapshot struct {
 	stats    *termStats
 	values   map[string][]string // facet name → its known values, sorted
 
-	cache *resultCache
+	cache   *lruCache[*Result]       // normalized request → its result
+	matches *lruCache[*queryMatches] // query → its plan and matches (results.go)
 
 	related sync.Map // talk id → []Related
 	vectors sync.Map // talk id → *termVector
@@ -310,7 +313,8 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		opts:      o,
 		byID:      make(map[string]*doc, len(talks)),
 		byTime:    make([]*doc, 0, len(talks)),
-		cache:     newResultCache(o.CacheSize),
+		cache:     newLRUCache[*Result](o.CacheSize),
+		matches:   newLRUCache[*queryMatches](o.CacheSize / 8),
 		overlapBy: map[float64]*overlap.Report{},
 		values:    map[string][]string{},
 	}

@@ -391,6 +391,72 @@ func TestSearchCache(t *testing.T) {
 	}
 }
 
+// TestKeptMatchesAgree runs the filtered, sorted and paged variants of
+// the same queries at once, answered from the matches kept per query, and
+// expects exactly what an engine without caches answers (and, under -race,
+// no search changing the shared matches).
+func TestKeptMatchesAgree(t *testing.T) {
+	_, c := seedEngine(t)
+	kept, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Close()
+	fresh, err := NewWithOptions(c, Options{CacheSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	var reqs []Request
+	for _, q := range []string{"kv cache", "monarch", "inference", "Monrach", "track:inference cache", ""} {
+		for _, v := range []Request{
+			{},
+			{Sort: SortTime},
+			{Limit: 3, Offset: 2},
+			{Tracks: []string{"Inference & Production"}},
+			{Levels: []string{"Intermediate"}, Sort: SortTime},
+			{Rooms: []string{"Master Stage", "Junior Stage"}, Limit: 2},
+		} {
+			v.Query = q
+			reqs = append(reqs, v)
+		}
+	}
+	ctx := context.Background()
+	want := make([]*Result, len(reqs))
+	for i, r := range reqs {
+		if want[i], err = fresh.Search(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		want[i].TookMS = 0
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 3 {
+				for j := range reqs {
+					i := (j + g*7 + round) % len(reqs)
+					got, err := kept.Search(ctx, reqs[i])
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					got.TookMS = 0
+					if diff := cmp.Diff(want[i], got); diff != "" {
+						t.Errorf("%+v (-fresh +kept):\n%s", reqs[i], diff)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := kept.snap.Load().matches.len(); n != 6 {
+		t.Errorf("%d queries' matches kept, want 6", n)
+	}
+}
+
 // TestFacetStrategiesAgree runs requests through both ways of counting
 // facets (in Go for conference-sized corpora, by Bleve facet requests for
 // large ones) and expects the same talks, totals and facets.

@@ -73,6 +73,11 @@ func (f wordFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bh
 // highlight marks the matched words of h in the talk's title and abstract.
 // Only fragments with a match are kept.
 func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
+	// The highlighter stores its fragments in the match it is given, and
+	// matches are shared between searches (matchesOf): it gets a copy.
+	own := *h
+	own.Fragments = nil
+	h = &own
 	doc := document.NewDocument(t.ID)
 	doc.AddField(document.NewTextField(index.FieldTitle, nil, []byte(t.Title)))
 	doc.AddField(document.NewTextField(index.FieldAbstract, nil, []byte(t.Abstract)))

@@ -30,9 +30,12 @@ var goFacetsMax = 2000
 
 // search runs a normalized request on the snapshot.
 func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
-	p := parseQuery(r.Query)
-	pl := s.compile(p)
-	page, total, facs, err := s.searchInGo(ctx, r, pl)
+	qm, err := s.matchesOf(ctx, r.Query)
+	if err != nil {
+		return nil, err
+	}
+	pl := qm.pl
+	page, total, facs, err := s.searchInGo(ctx, r, qm)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +48,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	}
 	res.DidYouMean = replaceWords(r.Query, pl.fixes)
 	if total == 0 && res.DidYouMean == "" {
-		res.DidYouMean = s.suggestQuery(p)
+		res.DidYouMean = s.suggestQuery(parseQuery(r.Query))
 	}
 	for _, m := range page {
 		t := m.d.talk
@@ -66,16 +69,53 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	return res, nil
 }
 
-// searchInGo finds every talk matching the plan, then selects, counts
-// facets, sorts and pages in Go.
-func (s *snapshot) searchInGo(ctx context.Context, r Request, pl plan) ([]match, uint64, Facets, error) {
+// queryMatches is what the query text alone decides: its plan and every
+// talk it matches, before filters, sort and paging.
+type queryMatches struct {
+	pl    plan
+	cands []match
+	// kept: cands are shared with other searches (matchCache); read them,
+	// do not change them.
+	kept bool
+}
+
+// matchesOf compiles a query and finds its matches, or takes them from
+// the snapshot's matchCache: the filtered, sorted and paged variants of a
+// query, which a crowd sends far more of than it sends queries, then skip
+// the index altogether. Only the conference-sized corpora of one Bleve
+// pass (goFacetsMax) keep them, and only short lists (maxKeptMatches),
+// which bounds the memory they hold.
+func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, error) {
+	if qm, ok := s.matches.get(q); ok {
+		return qm, nil
+	}
+	pl := s.compile(parseQuery(q))
 	cands, err := s.candidates(ctx, pl)
 	if err != nil {
-		return nil, 0, Facets{}, err
+		return nil, err
 	}
+	qm := &queryMatches{pl: pl, cands: cands}
+	if s.scan == nil && len(cands) <= maxKeptMatches {
+		qm.kept = true
+		s.matches.put(q, qm)
+	}
+	return qm, nil
+}
+
+// maxKeptMatches bounds the match lists matchCache keeps.
+const maxKeptMatches = 128
+
+// searchInGo selects the request's talks among the query's matches, counts
+// facets, sorts and pages in Go.
+func (s *snapshot) searchInGo(ctx context.Context, r Request, qm *queryMatches) ([]match, uint64, Facets, error) {
+	pl, cands := qm.pl, qm.cands
 	fc := s.newFacetCounter(s.newSelection(r))
-	// Filtered in place: a large corpus has tens of thousands of matches.
+	// Filtered in place, unless shared: a large corpus has tens of
+	// thousands of matches.
 	results := cands[:0]
+	if qm.kept {
+		results = make([]match, 0, len(cands))
+	}
 	for _, m := range cands {
 		if fc.add(m.d) {
 			results = append(results, m)
