@@ -20,11 +20,11 @@ import (
 // search, a render and a compression. An entry is good only for the index
 // generation it was made under (Searcher.Generation): after a re-index
 // every lookup misses, and entries are remade as they are asked for again.
-// It is bounded by entries and by body bytes, least recently used first out.
+// It is bounded by entries and by bytes, least recently used first out.
 type responseCache struct {
 	mu       sync.Mutex
 	lru      *simplelru.LRU[string, *response]
-	bytes    int // body bytes held
+	bytes    int // bytes of the keys and bodies held
 	maxBytes int
 }
 
@@ -41,7 +41,8 @@ type response struct {
 
 func (r *response) size() int { return len(r.body) + len(r.tail) }
 
-// newResponseCache keeps at most maxEntries answers and maxBytes of bodies;
+// newResponseCache keeps at most maxEntries answers and maxBytes of keys
+// and bodies;
 // maxBytes <= 0 gives a cache that keeps nothing.
 func newResponseCache(maxEntries, maxBytes int) *responseCache {
 	c := &responseCache{maxBytes: maxBytes}
@@ -49,7 +50,7 @@ func newResponseCache(maxEntries, maxBytes int) *responseCache {
 		return c
 	}
 	// The callback runs inside Add and RemoveOldest, under c.mu.
-	c.lru, _ = simplelru.NewLRU(maxEntries, func(_ string, r *response) { c.bytes -= r.size() })
+	c.lru, _ = simplelru.NewLRU(maxEntries, func(key string, r *response) { c.bytes -= len(key) + r.size() })
 	return c
 }
 
@@ -68,18 +69,20 @@ func (c *responseCache) get(key string, gen uint64) (*response, bool) {
 }
 
 // put keeps r for key, replacing what was kept, unless r alone would take
-// more than an eighth of the cache.
+// more than an eighth of the cache. Keys count as bytes too: a query and
+// its filters can be a few kilobytes.
 func (c *responseCache) put(key string, r *response) {
-	if c.lru == nil || r.size() > c.maxBytes/8 {
+	size := len(key) + r.size()
+	if c.lru == nil || size > c.maxBytes/8 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.lru.Peek(key); ok {
-		c.bytes -= old.size() // Add replaces without the callback
+		c.bytes -= len(key) + old.size() // Add replaces without the callback
 	}
 	c.lru.Add(key, r)
-	c.bytes += r.size()
+	c.bytes += size
 	for c.bytes > c.maxBytes {
 		c.lru.RemoveOldest()
 	}

@@ -153,31 +153,32 @@ func TestTookIsPerAnswer(t *testing.T) {
 }
 
 func TestResponseCacheBounds(t *testing.T) {
+	// Keys of one byte: an answer of n body bytes takes n+1.
 	sized := func(gen uint64, n int) *response { return &response{gen: gen, body: make([]byte, n)} }
-	c := newResponseCache(3, 800) // entries of up to 100 bytes are kept
-	c.put("a", sized(1, 100))
-	c.put("b", sized(1, 100))
-	c.put("too big", sized(1, 101))
-	if _, ok := c.get("too big", 1); ok || c.len() != 2 {
+	c := newResponseCache(3, 800) // answers of up to 100 bytes are kept
+	c.put("a", sized(1, 99))
+	c.put("b", sized(1, 99))
+	c.put("c", sized(1, 100))
+	if _, ok := c.get("c", 1); ok || c.len() != 2 {
 		t.Errorf("an answer over an eighth of the cache was kept (%d kept)", c.len())
 	}
 	if _, ok := c.get("a", 2); ok {
 		t.Error("answer of generation 1 served for generation 2")
 	}
 	c.get("a", 1) // a is now the most recently used
-	c.put("c", sized(1, 50))
-	c.put("d", sized(1, 50))
+	c.put("d", sized(1, 49))
+	c.put("e", sized(1, 49))
 	if _, ok := c.get("b", 1); ok || c.len() != 3 {
 		t.Errorf("entry bound: b should be out, %d kept", c.len())
 	}
-	c.put("a", sized(2, 10)) // replaced: its bytes are counted once
+	c.put("a", sized(2, 9)) // replaced: its bytes are counted once
 	if c.bytes != 110 {
 		t.Errorf("bytes %d, want 110", c.bytes)
 	}
 	c = newResponseCache(100, 400)
 	for _, k := range []string{"1", "2", "3", "4", "5"} {
-		c.put(k, sized(1, 50))
-		c.put(k+"x", sized(1, 50))
+		c.put(k, sized(1, 49))
+		c.put(k+"x", sized(1, 48))
 	}
 	if c.bytes > 400 || c.len() != 8 {
 		t.Errorf("byte bound: %d bytes in %d answers, want ≤ 400 in 8", c.bytes, c.len())
