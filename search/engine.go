@@ -35,9 +35,9 @@ const (
 // Options tune an Engine; the zero value is the default.
 type Options struct {
 	// CacheSize is the number of search results kept per corpus (an LRU),
-	// and an eighth of it the number of queries whose matches are kept
-	// (results.go); 0 means DefaultCacheSize, a negative value disables
-	// both.
+	// and an eighth of it (rounded down) the number of queries whose
+	// matches are kept (results.go); 0 means DefaultCacheSize, a negative
+	// value disables both.
 	CacheSize int
 	// RelatedCount is the number of related talks per talk; 0 means
 	// DefaultRelatedCount.

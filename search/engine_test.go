@@ -452,8 +452,19 @@ func TestKeptMatchesAgree(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := kept.snap.Load().matches.len(); n != 6 {
+	matches := kept.snap.Load().matches
+	if n := matches.len(); n != 6 {
 		t.Errorf("%d queries' matches kept, want 6", n)
+	}
+	// Highlighting must not write into the shared matches (bleve's
+	// highlighter stores fragments in the match it is given).
+	for _, q := range matches.lru.Keys() {
+		qm, _ := matches.lru.Peek(q)
+		for _, m := range qm.cands {
+			if m.hit != nil && m.hit.Fragments != nil {
+				t.Errorf("query %q: kept match %s was written to: %v", q, m.d.talk.ID, m.hit.Fragments)
+			}
+		}
 	}
 }
 

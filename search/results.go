@@ -74,13 +74,13 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 type queryMatches struct {
 	pl    plan
 	cands []match
-	// kept: cands are shared with other searches (matchCache); read them,
-	// do not change them.
+	// kept: cands are shared with other searches (snapshot.matches); read
+	// them, do not change them.
 	kept bool
 }
 
 // matchesOf compiles a query and finds its matches, or takes them from
-// the snapshot's matchCache: the filtered, sorted and paged variants of a
+// the snapshot's matches cache: the filtered, sorted and paged variants of a
 // query, which a crowd sends far more of than it sends queries, then skip
 // the index altogether. Only the conference-sized corpora of one Bleve
 // pass (goFacetsMax) keep them, and only short lists (maxKeptMatches),
@@ -102,7 +102,7 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 	return qm, nil
 }
 
-// maxKeptMatches bounds the match lists matchCache keeps.
+// maxKeptMatches bounds the match lists the matches cache keeps.
 const maxKeptMatches = 128
 
 // searchInGo selects the request's talks among the query's matches, counts

@@ -19,7 +19,7 @@ func (s *server) apiSearch(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answer(c, "api "+searchKey(req, 0), func(ctx context.Context, _ bool) (*response, error) {
+	s.answer(c, "api "+searchKey(req, 0), func(ctx context.Context) (*response, error) {
 		res, err := s.s.Search(ctx, req)
 		if err != nil {
 			return nil, err
@@ -36,7 +36,7 @@ func (s *server) apiTalk(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answer(c, "api talk "+id, func(ctx context.Context, _ bool) (*response, error) {
+	s.answer(c, "api talk "+id, func(ctx context.Context) (*response, error) {
 		t, err := s.s.Talk(ctx, id)
 		if err != nil {
 			return nil, err
@@ -51,7 +51,7 @@ func (s *server) apiOverlaps(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answer(c, "api overlaps "+formatMin(min), func(ctx context.Context, _ bool) (*response, error) {
+	s.answer(c, "api overlaps "+formatMin(min), func(ctx context.Context) (*response, error) {
 		rep, err := s.s.Overlaps(ctx, min)
 		if err != nil {
 			return nil, err

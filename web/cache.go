@@ -42,8 +42,7 @@ type response struct {
 func (r *response) size() int { return len(r.body) + len(r.tail) }
 
 // newResponseCache keeps at most maxEntries answers and maxBytes of keys
-// and bodies;
-// maxBytes <= 0 gives a cache that keeps nothing.
+// and bodies; maxBytes <= 0 gives a cache that keeps nothing.
 func newResponseCache(maxEntries, maxBytes int) *responseCache {
 	c := &responseCache{maxBytes: maxBytes}
 	if maxBytes <= 0 || maxEntries <= 0 {
@@ -79,6 +78,9 @@ func (c *responseCache) put(key string, r *response) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.lru.Peek(key); ok {
+		if old.gen > r.gen {
+			return // a slow build of an older generation: keep the newer
+		}
 		c.bytes -= len(key) + old.size() // Add replaces without the callback
 	}
 	c.lru.Add(key, r)
@@ -98,30 +100,40 @@ func (c *responseCache) len() int {
 	return c.lru.Len()
 }
 
-// answerFunc makes an answer; gzip says whether the client takes gzip.
-type answerFunc func(ctx context.Context, gzip bool) (*response, error)
-
-// answer writes the answer named by key: the kept one when it was made
-// under the generation being served, else a new one from build, which is
-// then kept. Errors are answered, never kept. The key must name everything
-// the answer depends on but the generation and the encoding.
-func (s *server) answer(c *gin.Context, key string, build answerFunc) {
-	start := time.Now()
+// answerPage writes a page (or the results fragment) through answer:
+// render makes its HTML, kept gzipped for clients that take gzip and plain
+// for the others.
+func (s *server) answerPage(c *gin.Context, key string, render func(ctx context.Context) (body []byte, hits int, err error)) {
 	gz := acceptsGzip(c.Request)
 	if gz {
 		key = "gzip " + key
 	}
+	s.answer(c, key, func(ctx context.Context) (*response, error) {
+		body, hits, err := render(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return htmlResponse(body, gz, hits)
+	})
+}
+
+// answer writes the answer named by key: the kept one when it was made
+// under the generation being served, else a new one from build, which is
+// then kept. Errors are answered, never kept. The key must name everything
+// the answer depends on but the generation.
+func (s *server) answer(c *gin.Context, key string, build func(ctx context.Context) (*response, error)) {
+	start := time.Now()
 	gen := s.s.Generation()
 	r, ok := s.responses.get(key, gen)
 	if !ok {
 		var err error
-		if r, err = build(c.Request.Context(), gz); err != nil {
+		if r, err = build(c.Request.Context()); err != nil {
 			s.fail(c, err)
 			return
 		}
 		// The answer came from gen or, after a re-index since, a later
-		// generation: kept under gen, it can only be served while gen is
-		// current, when it is right.
+		// generation (generations only grow): kept under gen, it can only
+		// be served while gen is current, when it is right.
 		r.gen = gen
 		s.responses.put(key, r)
 	}
@@ -152,6 +164,8 @@ func (s *server) answer(c *gin.Context, key string, build answerFunc) {
 // htmlResponse is a page or fragment, gzipped for a client that takes it
 // when that is worth it: pages are mostly repetitive markup that gzip makes
 // several times smaller, which is what a phone in a corridor waits for.
+// The body is copied to its length: a buffer's spare capacity would be
+// memory the cache holds but does not count.
 func htmlResponse(body []byte, gz bool, hits int) (*response, error) {
 	r := &response{contentType: "text/html; charset=utf-8", body: body, hits: hits}
 	if gz && len(body) > 1024 {
@@ -161,6 +175,7 @@ func htmlResponse(body []byte, gz bool, hits int) (*response, error) {
 		}
 		r.body, r.gzipped = z, true
 	}
+	r.body = bytes.Clone(r.body)
 	return r, nil
 }
 

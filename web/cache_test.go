@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,17 +18,20 @@ import (
 )
 
 // cachedTargets are the answers the server keeps for reuse.
+// Pages are kept gzipped and plain (two variants); API JSON is not gzipped
+// (one).
 var cachedTargets = []struct {
 	name, target string
 	header       []string
+	variants     int64
 }{
-	{"api search", "/api/search?q=monarch&track=Distributed+%26+Parallel&limit=5", nil},
-	{"search page", "/?q=monarch&page=2", nil},
-	{"results fragment", "/?q=monarch", []string{HeaderFragment, "1"}},
-	{"talk page", "/talks/monarch-on-rocm-1a2b", nil},
-	{"api talk", "/api/talks/monarch-on-rocm-1a2b", nil},
-	{"organizer page", "/overlaps?min=0.2", nil},
-	{"api overlaps", "/api/overlaps", nil},
+	{"api search", "/api/search?q=monarch&track=Distributed+%26+Parallel&limit=5", nil, 1},
+	{"search page", "/?q=monarch&page=2", nil, 2},
+	{"results fragment", "/?q=monarch", []string{HeaderFragment, "1"}, 2},
+	{"talk page", "/talks/monarch-on-rocm-1a2b", nil, 2},
+	{"api talk", "/api/talks/monarch-on-rocm-1a2b", nil, 1},
+	{"organizer page", "/overlaps?min=0.2", nil, 2},
+	{"api overlaps", "/api/overlaps", nil, 1},
 }
 
 // body is a response's body as the client reads it: unzipped, and with
@@ -84,14 +89,14 @@ func TestAnswersAreKeptPerGeneration(t *testing.T) {
 					t.Errorf("Content-Type %q", ct)
 				}
 			}
-			// The plain and the gzip answer are made once each.
-			if f.calls.Load() != 2 {
-				t.Errorf("5 answers in one generation: %d engine calls, want 2", f.calls.Load())
+			// Each variant is made once.
+			if f.calls.Load() != tt.variants {
+				t.Errorf("5 answers in one generation: %d engine calls, want %d", f.calls.Load(), tt.variants)
 			}
 			f.reindex()
 			fetch(false)
-			if f.calls.Load() != 3 {
-				t.Errorf("after a re-index: %d engine calls, want 3", f.calls.Load())
+			if f.calls.Load() != tt.variants+1 {
+				t.Errorf("after a re-index: %d engine calls, want %d", f.calls.Load(), tt.variants+1)
 			}
 		})
 	}
@@ -228,5 +233,63 @@ func TestReindexChangesKeptAnswers(t *testing.T) {
 	check("/talks/a-1", "Monarch on ROCm", "Monarch actors")
 	if rec := get(t, h, "/talks/b-2"); rec.Code != http.StatusNotFound {
 		t.Errorf("talk of the old corpus: %d, want 404", rec.Code)
+	}
+}
+
+// TestKeysTellAnswersApart sends, to one handler, requests whose answers
+// must differ (page and fragment, limit, offset, sort, filters, page
+// number, encoding, threshold), twice over, and expects each answer to be
+// what a handler that keeps nothing gives.
+func TestKeysTellAnswersApart(t *testing.T) {
+	var talks []index.Talk
+	for i, room := range []string{"Room A", "Room B", "Room A", "Room C", "Room B", "Room A"} {
+		talks = append(talks, index.Talk{
+			ID:       fmt.Sprintf("t-%d", i),
+			Title:    fmt.Sprintf("Monarch part %d", i),
+			Abstract: "Monarch actors and meshes, part " + strconv.Itoa(i) + ".",
+			Kind:     index.KindTalk,
+			Room:     room,
+			Track:    []string{"Inference", "Training"}[i%2],
+			Start:    at(fmt.Sprintf("%02d:00", 9+i)),
+		})
+	}
+	e, err := search.New(&index.Corpus{Talks: talks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	kept, err := NewHandler(e, zerolog.Nop(), Options{PageSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, err := NewHandler(e, zerolog.Nop(), Options{PageSize: 2, CacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type variant struct {
+		target string
+		header []string
+	}
+	var variants []variant
+	for _, target := range []string{
+		"/api/search?q=monarch", "/api/search?q=monarch&limit=2", "/api/search?q=monarch&limit=2&offset=2",
+		"/api/search?q=monarch&sort=time", "/api/search?q=monarch&room=Room+A", "/api/search?q=monarch&room=Room+A&room=Room+B",
+		"/api/search?q=monarch&track=Inference", "/api/search?q=monarch+part", "/api/search",
+		"/?q=monarch", "/?q=monarch&page=2", "/?q=monarch&page=3", "/?q=monarch&sort=time", "/?q=monarch&room=Room+C",
+		"/talks/t-1", "/talks/t-2", "/api/talks/t-1", "/overlaps", "/overlaps?min=0.9", "/api/overlaps?min=0.9",
+	} {
+		for _, header := range [][]string{nil, {"Accept-Encoding", "gzip"}, {HeaderFragment, "1"}, {HeaderFragment, "1", "Accept-Encoding", "gzip"}} {
+			variants = append(variants, variant{target, header})
+		}
+	}
+	for round := range 2 {
+		for _, v := range variants {
+			want := get(t, made, v.target, v.header...)
+			got := get(t, kept, v.target, v.header...)
+			if got.Code != want.Code || got.Header().Get("Content-Encoding") != want.Header().Get("Content-Encoding") ||
+				body(t, got.Result(), got.Body.Bytes()) != body(t, want.Result(), want.Body.Bytes()) {
+				t.Errorf("round %d, GET %s %q: kept answer %d differs from a fresh one %d", round, v.target, v.header, got.Code, want.Code)
+			}
+		}
 	}
 }

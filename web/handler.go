@@ -22,8 +22,9 @@ type Searcher interface {
 	Search(ctx context.Context, r search.Request) (*search.Result, error)
 	Talk(ctx context.Context, id string) (*search.TalkDetail, error)
 	Overlaps(ctx context.Context, min float64) (*overlap.Report, error)
-	// Generation changes whenever the corpus does (a re-index): answers
-	// made under one generation are reused only while it is served.
+	// Generation numbers the corpus served: it strictly increases with
+	// every re-index and never returns to an earlier value. Answers made
+	// under one generation are reused only while it is served (cache.go).
 	Generation() uint64
 }
 
@@ -47,8 +48,8 @@ type Options struct {
 	MaxBodyBytes int64
 	// RequestTimeout bounds the work of one request (10 s).
 	RequestTimeout time.Duration
-	// CacheBytes bounds the bodies of the answers kept for reuse (cache.go)
-	// (16 MiB); a negative value keeps none.
+	// CacheBytes bounds the answers kept for reuse, in bytes (16 MiB; see
+	// cache.go); a negative value keeps none.
 	CacheBytes int
 	// Location is the time zone times are shown in: the event's (CEST).
 	Location *time.Location

@@ -57,16 +57,13 @@ func (s *server) overlapsPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answer(c, "overlaps "+formatMin(min), func(ctx context.Context, gz bool) (*response, error) {
+	s.answerPage(c, "overlaps "+formatMin(min), func(ctx context.Context) ([]byte, int, error) {
 		rep, err := s.s.Overlaps(ctx, min)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		body, err := s.renderBytes("overlaps", "layout", s.overlapsView(formatMin(min), rep))
-		if err != nil {
-			return nil, err
-		}
-		return htmlResponse(body, gz, len(rep.Pairs))
+		return body, len(rep.Pairs), err
 	})
 }
 

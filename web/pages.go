@@ -102,16 +102,13 @@ func (s *server) searchPage(c *gin.Context) {
 		key, block = "fragment ", "live"
 	}
 	c.Writer.Header().Add("Vary", HeaderFragment)
-	s.answer(c, key+searchKey(req, pageNum), func(ctx context.Context, gz bool) (*response, error) {
+	s.answerPage(c, key+searchKey(req, pageNum), func(ctx context.Context) ([]byte, int, error) {
 		res, err := s.s.Search(ctx, req)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		body, err := s.renderBytes("search", block, s.searchView(req, pageNum, res))
-		if err != nil {
-			return nil, err
-		}
-		return htmlResponse(body, gz, int(res.Total))
+		return body, int(res.Total), err
 	})
 }
 
@@ -298,19 +295,16 @@ func (s *server) talkPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answer(c, "talk "+id, func(ctx context.Context, gz bool) (*response, error) {
+	s.answerPage(c, "talk "+id, func(ctx context.Context) ([]byte, int, error) {
 		t, err := s.s.Talk(ctx, id)
 		if errors.Is(err, search.ErrNotFound) {
 			err = fmt.Errorf("%w: no talk has the id %q", search.ErrNotFound, id)
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		body, err := s.renderBytes("talk", "layout", s.talkView(t))
-		if err != nil {
-			return nil, err
-		}
-		return htmlResponse(body, gz, -1)
+		return body, -1, err
 	})
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"html/template"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -92,6 +93,8 @@ func (s *server) filterValues(name string, vals []string) ([]string, error) {
 }
 
 // parseMin reads the overlap threshold: empty means the detector's default.
+// It is rounded to two decimals, as the engine applies it, so 0.5 and
+// 0.5001 are one threshold (and one kept answer), shown as it applies.
 func parseMin(v url.Values) (float64, error) {
 	m := v.Get("min")
 	if m == "" {
@@ -101,7 +104,7 @@ func parseMin(v url.Values) (float64, error) {
 	if err != nil || f < 0 || f > 1 || f != f {
 		return 0, invalidf("min must be a number from 0 to 1")
 	}
-	return f, nil
+	return math.Round(f*100) / 100, nil
 }
 
 // searchURL is the permalink of a search page state, with its parameters in
