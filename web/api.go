@@ -36,12 +36,13 @@ func (s *server) apiTalk(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answer(c, "api talk "+id, func(ctx context.Context) (*response, error) {
+	s.answerGzip(c, "api talk "+id, typeJSON, func(ctx context.Context) ([]byte, int, error) {
 		t, err := s.s.Talk(ctx, id)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return jsonResponse(normalizeTalk(t), -1)
+		body, err := encodeJSON(normalizeTalk(t))
+		return body, -1, err
 	})
 }
 
@@ -51,12 +52,13 @@ func (s *server) apiOverlaps(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answer(c, "api overlaps "+formatMin(min), func(ctx context.Context) (*response, error) {
+	s.answerGzip(c, "api overlaps "+formatMin(min), typeJSON, func(ctx context.Context) ([]byte, int, error) {
 		rep, err := s.s.Overlaps(ctx, min)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return jsonResponse(normalizeReport(rep), len(rep.Pairs))
+		body, err := encodeJSON(normalizeReport(rep))
+		return body, len(rep.Pairs), err
 	})
 }
 

@@ -100,20 +100,27 @@ func (c *responseCache) len() int {
 	return c.lru.Len()
 }
 
-// answerPage writes a page (or the results fragment) through answer:
-// render makes its HTML, kept gzipped for clients that take gzip and plain
-// for the others.
-func (s *server) answerPage(c *gin.Context, key string, render func(ctx context.Context) (body []byte, hits int, err error)) {
+// Content types of the answers.
+const (
+	typeHTML = "text/html; charset=utf-8"
+	typeJSON = "application/json; charset=utf-8"
+)
+
+// answerGzip writes, through answer, an answer made once per encoding: a
+// page, the results fragment, or API JSON but a search's (whose took_ms is
+// written per answer). It is kept gzipped for clients that take gzip and
+// plain for the others.
+func (s *server) answerGzip(c *gin.Context, key, contentType string, encode func(ctx context.Context) (body []byte, hits int, err error)) {
 	gz := acceptsGzip(c.Request)
 	if gz {
 		key = "gzip " + key
 	}
 	s.answer(c, key, func(ctx context.Context) (*response, error) {
-		body, hits, err := render(ctx)
+		body, hits, err := encode(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return htmlResponse(body, gz, hits)
+		return newResponse(contentType, body, gz, hits)
 	})
 }
 
@@ -161,17 +168,17 @@ func (s *server) answer(c *gin.Context, key string, build func(ctx context.Conte
 	}
 }
 
-// htmlResponse is a page or fragment, gzipped for a client that takes it
-// when that is worth it: pages are mostly repetitive markup that gzip makes
-// several times smaller, which is what a phone in a corridor waits for.
-// The body is copied to its length: a buffer's spare capacity would be
-// memory the cache holds but does not count.
-func htmlResponse(body []byte, gz bool, hits int) (*response, error) {
-	r := &response{contentType: "text/html; charset=utf-8", body: body, hits: hits}
+// newResponse is an answer of body, gzipped for a client that takes it
+// when that is worth it: pages and JSON are mostly repetitive text that
+// gzip makes several times smaller, which is what a phone in a corridor
+// waits for. The body is copied to its length: a buffer's spare capacity
+// would be memory the cache holds but does not count.
+func newResponse(contentType string, body []byte, gz bool, hits int) (*response, error) {
+	r := &response{contentType: contentType, body: body, hits: hits}
 	if gz && len(body) > 1024 {
 		z, err := gzipBytes(body)
 		if err != nil {
-			return nil, fmt.Errorf("gzip page: %w", err)
+			return nil, fmt.Errorf("gzip answer: %w", err)
 		}
 		r.body, r.gzipped = z, true
 	}
@@ -179,13 +186,13 @@ func htmlResponse(body []byte, gz bool, hits int) (*response, error) {
 	return r, nil
 }
 
-// jsonResponse is v as API JSON.
-func jsonResponse(v any, hits int) (*response, error) {
+// encodeJSON is v as API JSON.
+func encodeJSON(v any) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode answer: %w", err)
 	}
-	return &response{contentType: "application/json; charset=utf-8", body: body, hits: hits}, nil
+	return body, nil
 }
 
 // tookKey is where the API's search JSON gives its time, encoded as 0 and
@@ -196,15 +203,14 @@ var tookKey = []byte(`"took_ms":0,`)
 // searchJSONResponse is the API JSON of a search result (encoded with
 // took_ms 0), split around its took_ms number.
 func searchJSONResponse(v any, hits int) (*response, error) {
-	r, err := jsonResponse(v, hits)
+	body, err := encodeJSON(v)
 	if err != nil {
 		return nil, err
 	}
-	i := bytes.Index(r.body, tookKey)
+	i := bytes.Index(body, tookKey)
 	if i < 0 {
 		return nil, fmt.Errorf("encode answer: no %s in the search JSON", tookKey)
 	}
 	at := i + len(tookKey) - len("0,")
-	r.body, r.tail = r.body[:at:at], r.body[at+len("0"):]
-	return r, nil
+	return &response{contentType: typeJSON, body: body[:at:at], tail: body[at+len("0"):], hits: hits}, nil
 }

@@ -57,7 +57,7 @@ func (s *server) overlapsPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answerPage(c, "overlaps "+formatMin(min), func(ctx context.Context) ([]byte, int, error) {
+	s.answerGzip(c, "overlaps "+formatMin(min), typeHTML, func(ctx context.Context) ([]byte, int, error) {
 		rep, err := s.s.Overlaps(ctx, min)
 		if err != nil {
 			return nil, 0, err

@@ -102,7 +102,7 @@ func (s *server) searchPage(c *gin.Context) {
 		key, block = "fragment ", "live"
 	}
 	c.Writer.Header().Add("Vary", HeaderFragment)
-	s.answerPage(c, key+searchKey(req, pageNum), func(ctx context.Context) ([]byte, int, error) {
+	s.answerGzip(c, key+searchKey(req, pageNum), typeHTML, func(ctx context.Context) ([]byte, int, error) {
 		res, err := s.s.Search(ctx, req)
 		if err != nil {
 			return nil, 0, err
@@ -295,7 +295,7 @@ func (s *server) talkPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answerPage(c, "talk "+id, func(ctx context.Context) ([]byte, int, error) {
+	s.answerGzip(c, "talk "+id, typeHTML, func(ctx context.Context) ([]byte, int, error) {
 		t, err := s.s.Talk(ctx, id)
 		if errors.Is(err, search.ErrNotFound) {
 			err = fmt.Errorf("%w: no talk has the id %q", search.ErrNotFound, id)
