@@ -27,6 +27,8 @@ type Config struct {
 	ReloadAfter time.Duration // when to trigger one re-index; 0 never
 	ReloadToken string        // bearer token for POST /admin/reload; empty sends SIGHUP to PID
 
+	Want Targets // figures to check; the run fails (exit 3) when one is missed
+
 	JSON     bool      // print the summary as JSON
 	Progress io.Writer // where progress lines go; nil discards them
 }
@@ -51,6 +53,9 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed of the request mix")
 	fs.DurationVar(&cfg.ReloadAfter, "reload-after", 0, "trigger one re-index this long into the main phase (0: never)")
 	fs.StringVar(&cfg.ReloadToken, "reload-token", "", "token for POST /admin/reload; without it the re-index is a SIGHUP to --pid")
+	fs.Float64Var(&cfg.Want.SearchesPerS, "want-searches", 0, "fail (exit 3) under this many searches per second (0: no target)")
+	fs.DurationVar(&cfg.Want.P99, "want-p99", 0, "fail (exit 3) unless the searches' p99 latency is under this (0: no target)")
+	fs.Float64Var(&cfg.Want.Share, "want-share", 0, "fail (exit 3) unless searches reach this share (0-1) of the /healthz ceiling; needs --ceiling")
 	fs.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -84,6 +89,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("--timeout %s: need a positive duration", c.Timeout)
 	case c.ReloadAfter > 0 && c.ReloadAfter >= c.Duration:
 		return fmt.Errorf("--reload-after %s is not within --duration %s", c.ReloadAfter, c.Duration)
+	case c.Want.SearchesPerS < 0 || c.Want.P99 < 0 || c.Want.Share < 0 || c.Want.Share > 1:
+		return errors.New("targets must not be negative, and --want-share is a share from 0 to 1")
+	case c.Want.Share > 0 && c.Ceiling == 0:
+		return errors.New("--want-share needs --ceiling, which measures the /healthz ceiling")
 	case c.ReloadAfter > 0 && c.ReloadToken == "" && c.PID == 0:
 		return errors.New("--reload-after needs --reload-token (POST /admin/reload) or --pid (SIGHUP)")
 	}

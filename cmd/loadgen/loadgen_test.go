@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestLoopbackURL(t *testing.T) {
@@ -55,6 +58,9 @@ func TestParseFlags(t *testing.T) {
 		{"reload after the end", []string{"--reload-after", "2m", "--pid", "1"}, "not within"},
 		{"remote", []string{"--url", "http://192.168.1.1"}, "loopback"},
 		{"stray argument", []string{"now"}, "unexpected arguments"},
+		{"targets", []string{"--want-searches", "3000", "--want-p99", "50ms", "--want-share", "0.4", "--ceiling", "3s"}, ""},
+		{"share without ceiling", []string{"--want-share", "0.4"}, "needs --ceiling"},
+		{"share as a percentage", []string{"--want-share", "40", "--ceiling", "3s"}, "share from 0 to 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -313,5 +319,29 @@ func TestProcessCPU(t *testing.T) {
 	}
 	if _, err := processCPU(1 << 30); err == nil {
 		t.Error("processCPU of a pid that cannot exist: no error")
+	}
+}
+
+func TestTargets(t *testing.T) {
+	sum := &Summary{Searches: Stats{PerSec: 3500, P99MS: 42.5}, SearchShareOfCeiling: 0.38}
+	want := Targets{SearchesPerS: 3000, P99: 50 * time.Millisecond, Share: 0.40}
+	lines, err := want.check(sum)
+	if !errors.Is(err, errMissed) || err.Error() != "1 of 3: targets missed" {
+		t.Errorf("err = %v, want 1 of 3 missed", err)
+	}
+	wantLines := []string{
+		"searches 3500/s, target at least 3000/s: met",
+		"searches p99 42.50 ms, target under 50ms: met",
+		"searches 38.0% of the /healthz ceiling, target at least 40%: MISSED",
+	}
+	if diff := cmp.Diff(wantLines, lines); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	sum.SearchShareOfCeiling, sum.Searches.P99MS = 0.41, 50
+	if _, err := want.check(sum); err == nil || err.Error() != "1 of 3: targets missed" {
+		t.Errorf("p99 of exactly 50 ms against under 50 ms: err = %v", err)
+	}
+	if lines, err := (Targets{}).check(sum); err != nil || len(lines) != 0 {
+		t.Errorf("no targets: %q, %v", lines, err)
 	}
 }

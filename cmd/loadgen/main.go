@@ -40,12 +40,16 @@
 //
 // Every non-2xx answer and every transport error counts as an error; the
 // command exits with status 1 when there was any, so scripts can rely on it.
+// --want-searches, --want-p99 and --want-share set figures the run must
+// reach; it exits with status 3 when one is missed.
+//
 // The target must be a loopback address: this is not a tool for other
 // people's servers.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,6 +62,9 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		if errors.Is(err, errMissed) {
+			os.Exit(3)
+		}
 		os.Exit(1)
 	}
 }
@@ -86,5 +93,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if sum.Reload != nil && sum.Reload.Err != "" {
 		return fmt.Errorf("reload failed: %s", sum.Reload.Err)
 	}
-	return nil
+	lines, err := cfg.Want.check(sum)
+	for _, l := range lines {
+		fmt.Fprintln(stderr, "target:", l)
+	}
+	return err
 }
