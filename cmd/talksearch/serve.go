@@ -31,6 +31,7 @@ type serveOptions struct {
 	shutdownTimeout   time.Duration
 	requestTimeout    time.Duration
 	reloadToken       string
+	cacheMiB          int
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -66,6 +67,7 @@ or would lose a file's talks, are refused and the old index keeps serving.`,
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long shutdown waits for requests in flight")
 	f.StringVar(&o.reloadToken, "reload-token", "", "bearer token that enables POST /admin/reload (empty: the endpoint answers 403; SIGHUP always reloads)")
 	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
+	f.IntVar(&o.cacheMiB, "cache-mib", 16, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
 	return cmd
 }
 
@@ -75,6 +77,10 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	level, err := zerolog.ParseLevel(g.logLevel)
 	if err != nil {
 		return fmt.Errorf("--log-level %q: %w", g.logLevel, err)
+	}
+	cacheBytes, err := responseCacheBytes(o.cacheMiB)
+	if err != nil {
+		return err
 	}
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
 	hup, restoreHUP := catchSIGHUP() // before the build: see reload.go
@@ -107,7 +113,9 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	stopHUP := reload.watchSIGHUP(ctx, hup)
 	defer stopHUP()
 
-	h, err := web.NewHandler(engine, log, web.Options{RequestTimeout: o.requestTimeout, ReloadToken: o.reloadToken, Reload: reload.reload})
+	h, err := web.NewHandler(engine, log, web.Options{
+		RequestTimeout: o.requestTimeout, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
+	})
 	if err != nil {
 		return fmt.Errorf("web handler: %w", err)
 	}
@@ -168,4 +176,17 @@ func indexFunc(dir string, log zerolog.Logger) func([]index.Talk) (bleve.Index, 
 		}
 		return idx, nil
 	}
+}
+
+// responseCacheBytes is web.Options.CacheBytes for --cache-mib, where 0
+// keeps nothing (web: a negative value; its 0 is the default).
+func responseCacheBytes(mib int) (int, error) {
+	const most = 16 << 10 // 16 GiB
+	switch {
+	case mib < 0 || mib > most:
+		return 0, fmt.Errorf("--cache-mib %d: need 0 (keep none) to %d", mib, most)
+	case mib == 0:
+		return -1, nil
+	}
+	return mib << 20, nil
 }

@@ -182,6 +182,8 @@ func TestServeRefusesBadConfig(t *testing.T) {
 		{"bad duration from env", []string{"serve"}, map[string]string{"TALKSEARCH_WRITE_TIMEOUT": "soon"}, `TALKSEARCH_WRITE_TIMEOUT="soon"`},
 		{"bad address", []string{"serve", "--addr", "127.0.0.1:99999"}, nil, "listen 127.0.0.1:99999"},
 		{"arguments", []string{"serve", "extra"}, nil, `unknown command "extra"`},
+		{"negative cache", []string{"serve", "--cache-mib", "-1"}, nil, "--cache-mib -1: need 0"},
+		{"huge cache from env", []string{"serve"}, map[string]string{"TALKSEARCH_CACHE_MIB": "100000"}, "--cache-mib 100000: need 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,5 +193,17 @@ func TestServeRefusesBadConfig(t *testing.T) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+func TestResponseCacheBytes(t *testing.T) {
+	for _, tt := range []struct {
+		mib, want int
+		wantErr   bool
+	}{{16, 16 << 20, false}, {1, 1 << 20, false}, {0, -1, false}, {-1, 0, true}, {16<<10 + 1, 0, true}} {
+		got, err := responseCacheBytes(tt.mib)
+		if got != tt.want || (err != nil) != tt.wantErr {
+			t.Errorf("responseCacheBytes(%d) = %d, %v; want %d, error %v", tt.mib, got, err, tt.want, tt.wantErr)
+		}
 	}
 }
