@@ -408,7 +408,7 @@ func TestKeptMatchesAgree(t *testing.T) {
 	}
 	defer fresh.Close()
 	var reqs []Request
-	for _, q := range []string{"kv cache", "monarch", "inference", "Monrach", "track:inference cache", ""} {
+	for _, q := range []string{"kv cache", "monarch", "inference", "Monrach", "title:monrach", "track:inference cache", ""} {
 		for _, v := range []Request{
 			{},
 			{Sort: SortTime},
@@ -452,9 +452,14 @@ func TestKeptMatchesAgree(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// A query that finds nothing proposes another in each variant (the
+	// proposal is kept with its matches).
+	if r, _ := kept.Search(ctx, Request{Query: "title:monrach", Sort: SortTime}); r.Total != 0 || r.DidYouMean != "title:monarch" {
+		t.Errorf("title:monrach: %d talks, did you mean %q", r.Total, r.DidYouMean)
+	}
 	matches := kept.snap.Load().matches
-	if n := matches.len(); n != 6 {
-		t.Errorf("%d queries' matches kept, want 6", n)
+	if n := matches.len(); n != 7 {
+		t.Errorf("%d queries' matches kept, want 7", n)
 	}
 	// Highlighting must not write into the shared matches (bleve's
 	// highlighter stores fragments in the match it is given).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -48,7 +49,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	}
 	res.DidYouMean = replaceWords(r.Query, pl.fixes)
 	if total == 0 && res.DidYouMean == "" {
-		res.DidYouMean = s.suggestQuery(parseQuery(r.Query))
+		res.DidYouMean = qm.suggest()
 	}
 	for _, m := range page {
 		t := m.d.talk
@@ -77,6 +78,12 @@ type queryMatches struct {
 	// kept: cands are shared with other searches (snapshot.matches); read
 	// them, do not change them.
 	kept bool
+
+	// suggest gives the query to propose when a search finds nothing
+	// (suggestQuery), computed on first use only: the filtered variants
+	// of a query that find nothing would each compute the same edit
+	// distances.
+	suggest func() string
 }
 
 // matchesOf compiles a query and finds its matches, or takes them from
@@ -94,7 +101,7 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 	if err != nil {
 		return nil, err
 	}
-	qm := &queryMatches{pl: pl, cands: cands}
+	qm := &queryMatches{pl: pl, cands: cands, suggest: sync.OnceValue(func() string { return s.suggestQuery(parseQuery(q)) })}
 	if s.scan == nil && len(cands) <= maxKeptMatches {
 		qm.kept = true
 		s.matches.put(q, qm)
