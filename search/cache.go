@@ -1,45 +1,46 @@
 package search
 
-import lru "github.com/hashicorp/golang-lru/v2"
+import "github.com/maypok86/otter/v2"
 
-// lruCache is a bounded LRU of what a snapshot derives from requests:
-// results keyed by the normalized request, matches keyed by the query. It
-// belongs to one snapshot, so a re-index starts empty and never serves
-// stale answers. Cached values are shared: callers must not modify them.
-type lruCache[V any] struct {
-	lru *lru.Cache[string, V] // nil: the cache keeps nothing
+// boundedCache keeps what a snapshot derives from requests: results keyed by
+// the normalized request, matches keyed by the query. It belongs to one
+// snapshot, so a re-index starts empty and never serves stale answers.
+// Cached values are shared: callers must not modify them.
+//
+// It is otter's W-TinyLFU rather than an LRU: the long tail of one-off
+// requests a crowd sends (unusual filter sets, half-typed words) is not
+// admitted in place of what is asked for again and again.
+type boundedCache[V any] struct {
+	c *otter.Cache[string, V] // nil: the cache keeps nothing
 }
 
-// newLRUCache returns a cache of at most max values; max <= 0 gives a
+// newBoundedCache returns a cache of at most max values; max <= 0 gives a
 // cache that keeps nothing.
-func newLRUCache[V any](max int) *lruCache[V] {
+func newBoundedCache[V any](max int) *boundedCache[V] {
 	if max <= 0 {
-		return &lruCache[V]{}
+		return &boundedCache[V]{}
 	}
-	c, err := lru.New[string, V](max)
-	if err != nil { // only for a size <= 0, excluded above
-		panic(err)
-	}
-	return &lruCache[V]{lru: c}
+	return &boundedCache[V]{c: otter.Must(&otter.Options[string, V]{MaximumSize: max})}
 }
 
-func (c *lruCache[V]) get(key string) (v V, ok bool) {
-	if c.lru == nil {
+func (c *boundedCache[V]) get(key string) (v V, ok bool) {
+	if c.c == nil {
 		return v, false
 	}
-	return c.lru.Get(key)
+	return c.c.GetIfPresent(key)
 }
 
-func (c *lruCache[V]) put(key string, v V) {
-	if c.lru != nil {
-		c.lru.Add(key, v)
+func (c *boundedCache[V]) put(key string, v V) {
+	if c.c != nil {
+		c.c.Set(key, v)
 	}
 }
 
-// len is the number of values kept.
-func (c *lruCache[V]) len() int {
-	if c.lru == nil {
+// len is the number of values kept, once pending evictions are done.
+func (c *boundedCache[V]) len() int {
+	if c.c == nil {
 		return 0
 	}
-	return c.lru.Len()
+	c.c.CleanUp()
+	return c.c.EstimatedSize()
 }

@@ -34,7 +34,7 @@ const (
 
 // Options tune an Engine; the zero value is the default.
 type Options struct {
-	// CacheSize is the number of search results kept per corpus (an LRU),
+	// CacheSize is the number of search results kept per corpus (cache.go),
 	// and an eighth of it (rounded down) the number of queries whose
 	// matches are kept (results.go); 0 means DefaultCacheSize, a negative
 	// value disables both.
@@ -280,8 +280,8 @@ type snapshot struct {
 	stats    *termStats
 	values   map[string][]string // facet name → its known values, sorted
 
-	cache   *lruCache[*Result]       // normalized request → its result
-	matches *lruCache[*queryMatches] // query → its plan and matches (results.go)
+	cache   *boundedCache[*Result]       // normalized request → its result
+	matches *boundedCache[*queryMatches] // query → its plan and matches (results.go)
 
 	related sync.Map // talk id → []Related
 	vectors sync.Map // talk id → *termVector
@@ -313,8 +313,8 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		opts:      o,
 		byID:      make(map[string]*doc, len(talks)),
 		byTime:    make([]*doc, 0, len(talks)),
-		cache:     newLRUCache[*Result](o.CacheSize),
-		matches:   newLRUCache[*queryMatches](o.CacheSize / 8),
+		cache:     newBoundedCache[*Result](o.CacheSize),
+		matches:   newBoundedCache[*queryMatches](o.CacheSize / 8),
 		overlapBy: map[float64]*overlap.Report{},
 		values:    map[string][]string{},
 	}

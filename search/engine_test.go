@@ -463,8 +463,7 @@ func TestKeptMatchesAgree(t *testing.T) {
 	}
 	// Highlighting must not write into the shared matches (bleve's
 	// highlighter stores fragments in the match it is given).
-	for _, q := range matches.lru.Keys() {
-		qm, _ := matches.lru.Peek(q)
+	for q, qm := range matches.c.All() {
 		for _, m := range qm.cands {
 			if m.hit != nil && m.hit.Fragments != nil {
 				t.Errorf("query %q: kept match %s was written to: %v", q, m.d.talk.ID, m.hit.Fragments)

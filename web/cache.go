@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/hashicorp/golang-lru/v2/simplelru"
+	"github.com/maypok86/otter/v2"
 )
 
 // responseCache keeps the bytes of recent answers (API JSON, rendered pages
@@ -20,11 +19,16 @@ import (
 // search, a render and a compression. An entry is good only for the index
 // generation it was made under (Searcher.Generation): after a re-index
 // every lookup misses, and entries are remade as they are asked for again.
-// It is bounded by entries and by bytes, least recently used first out.
+//
+// It is bounded by bytes (keys and bodies) and is otter's W-TinyLFU, not an
+// LRU: a crowd also sends a long tail of one-off requests (a query with an
+// unusual set of filters) that would push the popular answers out of an
+// LRU; TinyLFU admits a new answer only when it is asked for more often than
+// the one it would evict. Measured on the load mix (searches as a share of
+// the /healthz ceiling): 8 MiB of it 53 %, an LRU of 16 MiB 47 %, of 256 MiB
+// 52–54 %.
 type responseCache struct {
-	mu       sync.Mutex
-	lru      *simplelru.LRU[string, *response]
-	bytes    int // bytes of the keys and bodies held
+	c        *otter.Cache[string, *response] // nil: the cache keeps nothing
 	maxBytes int
 }
 
@@ -41,63 +45,44 @@ type response struct {
 
 func (r *response) size() int { return len(r.body) + len(r.tail) }
 
-// newResponseCache keeps at most maxEntries answers and maxBytes of keys
-// and bodies; maxBytes <= 0 gives a cache that keeps nothing.
-func newResponseCache(maxEntries, maxBytes int) *responseCache {
+// newResponseCache keeps at most maxBytes of keys and bodies; maxBytes <= 0
+// gives a cache that keeps nothing.
+func newResponseCache(maxBytes int) *responseCache {
 	c := &responseCache{maxBytes: maxBytes}
-	if maxBytes <= 0 || maxEntries <= 0 {
-		return c
+	if maxBytes > 0 {
+		c.c = otter.Must(&otter.Options[string, *response]{
+			MaximumWeight: uint64(maxBytes),
+			Weigher:       func(key string, r *response) uint32 { return uint32(len(key) + r.size()) },
+		})
 	}
-	// The callback runs inside Add and RemoveOldest, under c.mu.
-	c.lru, _ = simplelru.NewLRU(maxEntries, func(key string, r *response) { c.bytes -= len(key) + r.size() })
 	return c
 }
 
 // get returns the answer kept for key if it was made under generation gen.
 func (c *responseCache) get(key string, gen uint64) (*response, bool) {
-	if c.lru == nil {
+	if c.c == nil {
 		return nil, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.lru.Get(key)
+	r, ok := c.c.GetIfPresent(key)
 	if !ok || r.gen != gen {
 		return nil, false
 	}
 	return r, true
 }
 
-// put keeps r for key, replacing what was kept, unless r alone would take
-// more than an eighth of the cache. Keys count as bytes too: a query and
-// its filters can be a few kilobytes.
+// put offers r for key, replacing what was kept unless that is of a newer
+// generation (a slow build of an older one). An answer that alone would
+// take more than an eighth of the cache is not kept.
 func (c *responseCache) put(key string, r *response) {
-	size := len(key) + r.size()
-	if c.lru == nil || size > c.maxBytes/8 {
+	if c.c == nil || len(key)+r.size() > c.maxBytes/8 {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.lru.Peek(key); ok {
-		if old.gen > r.gen {
-			return // a slow build of an older generation: keep the newer
+	c.c.Compute(key, func(old *response, found bool) (*response, otter.ComputeOp) {
+		if found && old.gen > r.gen {
+			return old, otter.CancelOp
 		}
-		c.bytes -= len(key) + old.size() // Add replaces without the callback
-	}
-	c.lru.Add(key, r)
-	c.bytes += size
-	for c.bytes > c.maxBytes {
-		c.lru.RemoveOldest()
-	}
-}
-
-// len is the number of answers kept.
-func (c *responseCache) len() int {
-	if c.lru == nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lru.Len()
+		return r, otter.WriteOp
+	})
 }
 
 // Content types of the answers.

@@ -158,38 +158,42 @@ func TestTookIsPerAnswer(t *testing.T) {
 }
 
 func TestResponseCacheBounds(t *testing.T) {
-	// Keys of one byte: an answer of n body bytes takes n+1.
+	// Keys of one byte: an answer of n body bytes weighs n+1.
 	sized := func(gen uint64, n int) *response { return &response{gen: gen, body: make([]byte, n)} }
-	c := newResponseCache(3, 800) // answers of up to 100 bytes are kept
+	c := newResponseCache(800) // answers of up to 100 bytes are kept
 	c.put("a", sized(1, 99))
-	c.put("b", sized(1, 99))
-	c.put("c", sized(1, 100))
-	if _, ok := c.get("c", 1); ok || c.len() != 2 {
-		t.Errorf("an answer over an eighth of the cache was kept (%d kept)", c.len())
+	c.put("b", sized(1, 100))
+	if _, ok := c.get("a", 1); !ok {
+		t.Error("an answer of an eighth of the cache was not kept")
+	}
+	if _, ok := c.get("b", 1); ok {
+		t.Error("an answer over an eighth of the cache was kept")
 	}
 	if _, ok := c.get("a", 2); ok {
 		t.Error("answer of generation 1 served for generation 2")
 	}
-	c.get("a", 1) // a is now the most recently used
-	c.put("d", sized(1, 49))
-	c.put("e", sized(1, 49))
-	if _, ok := c.get("b", 1); ok || c.len() != 3 {
-		t.Errorf("entry bound: b should be out, %d kept", c.len())
+	c.put("a", sized(3, 10))
+	c.put("a", sized(2, 20)) // a slow build of an older generation
+	if r, ok := c.get("a", 3); !ok || len(r.body) != 10 {
+		t.Errorf("the answer of generation 3 was replaced by one of generation 2: %v", ok)
 	}
-	c.put("a", sized(2, 9)) // replaced: its bytes are counted once
-	if c.bytes != 110 {
-		t.Errorf("bytes %d, want 110", c.bytes)
+	for i := range 1000 { // 8 answers fit: 5 popular ones and one-off ones
+		c.put(strconv.Itoa(i%5)+"x", sized(1, 90))
+		c.put(strconv.Itoa(i), sized(1, 90))
 	}
-	c = newResponseCache(100, 400)
-	for _, k := range []string{"1", "2", "3", "4", "5"} {
-		c.put(k, sized(1, 49))
-		c.put(k+"x", sized(1, 48))
+	c.c.CleanUp()
+	if w := c.c.WeightedSize(); w > 800 {
+		t.Errorf("%d bytes kept, bound 800", w)
 	}
-	if c.bytes > 400 || c.len() != 8 {
-		t.Errorf("byte bound: %d bytes in %d answers, want ≤ 400 in 8", c.bytes, c.len())
+	// The answers asked for again and again stay; one-off ones do not push
+	// them out (TinyLFU).
+	for i := range 5 {
+		if _, ok := c.get(strconv.Itoa(i)+"x", 1); !ok {
+			t.Errorf("popular answer %dx pushed out by one-off answers", i)
+		}
 	}
-	if _, ok := c.get("1", 1); ok {
-		t.Error("least recently used answer kept past the byte bound")
+	if c := newResponseCache(-1); c.c != nil {
+		t.Error("a negative size keeps answers")
 	}
 }
 

@@ -48,7 +48,7 @@ type Options struct {
 	MaxBodyBytes int64
 	// RequestTimeout bounds the work of one request (10 s).
 	RequestTimeout time.Duration
-	// CacheBytes bounds the answers kept for reuse, in bytes (16 MiB; see
+	// CacheBytes bounds the answers kept for reuse, in bytes (8 MiB; see
 	// cache.go); a negative value keeps none.
 	CacheBytes int
 	// Location is the time zone times are shown in: the event's (CEST).
@@ -86,7 +86,7 @@ func (o Options) withDefaults() Options {
 		o.RequestTimeout = 10 * time.Second
 	}
 	if o.CacheBytes == 0 {
-		o.CacheBytes = 16 << 20
+		o.CacheBytes = 8 << 20
 	}
 	if o.Location == nil {
 		o.Location = eventZone
@@ -96,9 +96,6 @@ func (o Options) withDefaults() Options {
 
 //go:embed templates static
 var assets embed.FS
-
-// cacheEntries bounds the number of answers kept, whatever their size.
-const cacheEntries = 4096
 
 // server holds what the handlers share; it is read-only after NewHandler
 // but for responses, a cache safe for concurrent use.
@@ -133,7 +130,7 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 		return nil, fmt.Errorf("web: nil Searcher")
 	}
 	srv := &server{s: s, log: log, opts: opts.withDefaults()}
-	srv.responses = newResponseCache(cacheEntries, srv.opts.CacheBytes)
+	srv.responses = newResponseCache(srv.opts.CacheBytes)
 	var err error
 	if srv.static, err = loadStatic(static); err != nil {
 		return nil, err

@@ -67,7 +67,7 @@ or would lose a file's talks, are refused and the old index keeps serving.`,
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long shutdown waits for requests in flight")
 	f.StringVar(&o.reloadToken, "reload-token", "", "bearer token that enables POST /admin/reload (empty: the endpoint answers 403; SIGHUP always reloads)")
 	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
-	f.IntVar(&o.cacheMiB, "cache-mib", 16, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
+	f.IntVar(&o.cacheMiB, "cache-mib", 8, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
 	return cmd
 }
 
