@@ -1,4 +1,4 @@
-package index
+package index_test
 
 import (
 	"bufio"
@@ -10,6 +10,11 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
+	"github.com/talksearch/talksearch/index/synthetic"
+	"github.com/talksearch/talksearch/seeds"
 )
 
 // Index build benchmarks. Reproduce (one run each; the 100k build takes
@@ -32,7 +37,7 @@ func BenchmarkBuildSeeds(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		idx, err := Build(talks)
+		idx, err := index.Build(talks)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -42,8 +47,8 @@ func BenchmarkBuildSeeds(b *testing.B) {
 }
 
 func BenchmarkBuildSynthetic(b *testing.B) {
-	benchSynthetic(b, func(b *testing.B, talks []Talk) bleve.Index {
-		idx, err := Build(talks)
+	benchSynthetic(b, func(b *testing.B, talks []index.Talk) bleve.Index {
+		idx, err := index.Build(talks)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -55,11 +60,11 @@ func BenchmarkBuildSynthetic(b *testing.B) {
 // --index DIR) from scratch each time: scorch writes segments to disk and
 // merges them there.
 func BenchmarkOpenSynthetic(b *testing.B) {
-	benchSynthetic(b, func(b *testing.B, talks []Talk) bleve.Index {
+	benchSynthetic(b, func(b *testing.B, talks []index.Talk) bleve.Index {
 		b.StopTimer()
 		dir := b.TempDir()
 		b.StartTimer()
-		idx, rep, err := Open(dir, talks)
+		idx, rep, err := index.Open(dir, talks)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -72,10 +77,10 @@ func BenchmarkOpenSynthetic(b *testing.B) {
 
 // benchSynthetic times build on 10k and 100k synthetic talks; closing the
 // index is not timed.
-func benchSynthetic(b *testing.B, build func(*testing.B, []Talk) bleve.Index) {
+func benchSynthetic(b *testing.B, build func(*testing.B, []index.Talk) bleve.Index) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
-			talks := Synthetic(n, 1)
+			talks := synthetic.Talks(seedTalks(b), n, 1)
 			cpu0 := cpuTime()
 			b.ResetTimer()
 			for b.Loop() {
@@ -92,27 +97,6 @@ func benchSynthetic(b *testing.B, build func(*testing.B, []Talk) bleve.Index) {
 				b.ReportMetric(rss, "peak-RSS-MiB")
 			}
 		})
-	}
-}
-
-func BenchmarkAnalyzeAbstract(b *testing.B) {
-	talks := seedTalks(b)
-	var text string
-	for _, t := range talks {
-		if len(t.Abstract) > len(text) {
-			text = t.Abstract
-		}
-	}
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		talkAnalyzer.Analyze([]byte(text))
-	}
-}
-
-func BenchmarkSynthetic(b *testing.B) {
-	seedModel() // build the model once, outside the timing
-	for b.Loop() {
-		Synthetic(1000, 1)
 	}
 }
 
@@ -146,4 +130,14 @@ func peakRSSMiB() float64 {
 		}
 	}
 	return 0
+}
+
+// seedTalks are the embedded seeds' talks, ingested.
+func seedTalks(tb testing.TB) []index.Talk {
+	tb.Helper()
+	c, err := ingest.Load(seeds.FS)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c.Talks
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -174,7 +175,7 @@ func TestBuildHighlightOffsets(t *testing.T) {
 // Builds of several batches (two workers) and of nothing.
 func TestBuildSizes(t *testing.T) {
 	for _, n := range []int{0, 1, batchSize + 1} {
-		idx, err := Build(Synthetic(n, 3))
+		idx, err := Build(numberedTalks(n))
 		if err != nil {
 			t.Fatalf("Build(%d talks): %v", n, err)
 		}
@@ -183,4 +184,14 @@ func TestBuildSizes(t *testing.T) {
 		}
 		idx.Close()
 	}
+}
+
+// numberedTalks are n distinct talks, for builds of several batches.
+func numberedTalks(n int) []Talk {
+	talks := make([]Talk, n)
+	for i := range talks {
+		id := strconv.Itoa(i)
+		talks[i] = Talk{ID: "t" + id, Title: "Talk number " + id, Abstract: "Abstract of talk " + id + " about kernels.", Kind: KindTalk}
+	}
+	return talks
 }

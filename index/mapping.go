@@ -5,6 +5,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bleveindex "github.com/blevesearch/bleve_index_api"
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // MappingVersion changes whenever the mapping or an analyzer changes, so a
@@ -48,11 +49,11 @@ func NewMapping() mapping.IndexMapping {
 		return f
 	}
 	doc := bleve.NewDocumentStaticMapping()
-	doc.AddFieldMappingsAt(FieldTitle, text(AnalyzerName))
-	doc.AddFieldMappingsAt(FieldAbstract, text(AnalyzerName))
-	doc.AddFieldMappingsAt(FieldSpeakers, text(AnalyzerName))
+	doc.AddFieldMappingsAt(FieldTitle, text(analysis.AnalyzerName))
+	doc.AddFieldMappingsAt(FieldAbstract, text(analysis.AnalyzerName))
+	doc.AddFieldMappingsAt(FieldSpeakers, text(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldTrack, kw())
-	doc.AddFieldMappingsAt(FieldTrackText, twin(AnalyzerName))
+	doc.AddFieldMappingsAt(FieldTrackText, twin(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldLevel, kw())
 	doc.AddFieldMappingsAt(FieldRoom, kw())
 	doc.AddFieldMappingsAt(FieldKind, kw())
@@ -68,7 +69,7 @@ func NewMapping() mapping.IndexMapping {
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
-	m.DefaultAnalyzer = AnalyzerName
+	m.DefaultAnalyzer = analysis.AnalyzerName
 	m.StoreDynamic = false
 	m.IndexDynamic = false
 	m.DocValuesDynamic = false

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/talksearch/talksearch/index/synthetic"
+
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // syntheticSize is the corpus of the *Synthetic benchmarks: index.Synthetic
@@ -32,9 +35,9 @@ func syntheticEngine(b *testing.B) *Engine {
 		b.Skip("synthetic corpus skipped with -short")
 	}
 	synthOnce.Do(func() {
-		talks := index.Synthetic(*syntheticSize, 1)
+		talks := synthetic.Talks(seedTalksOf(b), *syntheticSize, 1)
 		t0 := time.Now()
-		synthEng, synthErr = NewWithOptions(&index.Corpus{Talks: talks}, Options{CacheSize: -1})
+		synthEng, synthErr = NewWithOptions(&ingest.Corpus{Talks: talks}, Options{CacheSize: -1})
 		b.Logf("engine over %d synthetic talks built in %v", len(talks), time.Since(t0).Round(time.Millisecond))
 	})
 	if synthErr != nil {
@@ -88,4 +91,9 @@ func BenchmarkSearchSyntheticEach(b *testing.B) {
 			})
 		})
 	}
+}
+
+func seedTalksOf(tb testing.TB) []index.Talk {
+	_, c := seedEngine(tb)
+	return c.Talks
 }

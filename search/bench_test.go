@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/talksearch/talksearch/search/syntax"
+
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -151,7 +153,7 @@ func BenchmarkFacets(b *testing.B) {
 func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
 	s := e.snap.Load()
 	ctx := context.Background()
-	pl := s.compile(parseQuery(q))
+	pl := s.compile(syntax.Parse(q))
 	sel := s.newSelection(Request{Tracks: tracks})
 	b.Run("go", func(b *testing.B) {
 		runTimed(b, 1, func(int) error {

@@ -5,7 +5,7 @@
 //
 // # Queries
 //
-// A query is what a person types in a search box, parsed by parseQuery and
+// A query is what a person types in a search box, syntax.Query by parseQuery and
 // never rejected for its syntax: plain words, "quoted phrases", -exclusions
 // and the prefixes title:, speaker: (by:), abstract: and track:. Every plain
 // word counts and none is required: Bleve's coordination factor ranks talks
@@ -16,7 +16,7 @@
 // not at all. A word the index does not know is corrected to the closest
 // corpus words (edit distance, a swap counting as one, most used first) at a
 // lower weight, and the response says "did you mean"; a word with synonyms
-// (index.Thesaurus: MoE, mixture of experts) also matches them at half
+// (synonyms.Thesaurus: MoE, mixture of experts) also matches them at half
 // weight, and the response lists them.
 //
 // # Results

@@ -16,7 +16,9 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search/overlap"
+	"github.com/talksearch/talksearch/search/synonyms"
 )
 
 // Limits of a Request.
@@ -92,10 +94,10 @@ type Engine struct {
 }
 
 // New indexes the corpus and returns an engine over it, with default Options.
-func New(c *index.Corpus) (*Engine, error) { return NewWithOptions(c, Options{}) }
+func New(c *ingest.Corpus) (*Engine, error) { return NewWithOptions(c, Options{}) }
 
 // NewWithOptions indexes the corpus and returns an engine over it.
-func NewWithOptions(c *index.Corpus, o Options) (*Engine, error) {
+func NewWithOptions(c *ingest.Corpus, o Options) (*Engine, error) {
 	e := &Engine{opts: o.withDefaults()}
 	if err := e.Replace(c); err != nil {
 		return nil, err
@@ -105,7 +107,7 @@ func NewWithOptions(c *index.Corpus, o Options) (*Engine, error) {
 
 // Replace indexes c and, once everything is built, makes it the corpus of
 // later calls. On error the engine keeps its current corpus.
-func (e *Engine) Replace(c *index.Corpus) error {
+func (e *Engine) Replace(c *ingest.Corpus) error {
 	if c == nil {
 		return fmt.Errorf("search engine: nil corpus")
 	}
@@ -273,7 +275,7 @@ type snapshot struct {
 	vocab  *vocabulary
 	// thesaurus expands query words with synonyms and acronyms; nil
 	// means none.
-	thesaurus *index.Thesaurus
+	thesaurus *synonyms.Thesaurus
 	// analyzer is the title field's: what query words become.
 	analyzer analysis.Analyzer
 	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers)

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // fixtureTalks reads testdata/talks.json: eight hand-made talks with two
@@ -35,7 +36,7 @@ func fixtureTalks(t testing.TB) []index.Talk {
 
 func fixtureEngine(t testing.TB) *Engine {
 	t.Helper()
-	e, err := New(&index.Corpus{Talks: fixtureTalks(t)})
+	e, err := New(&ingest.Corpus{Talks: fixtureTalks(t)})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -341,7 +342,7 @@ func TestReplaceSwapsCorpus(t *testing.T) {
 			}
 		}()
 	}
-	if err := e.Replace(&index.Corpus{Talks: talks[:2]}); err != nil {
+	if err := e.Replace(&ingest.Corpus{Talks: talks[:2]}); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
@@ -352,7 +353,7 @@ func TestReplaceSwapsCorpus(t *testing.T) {
 	if diff := cmp.Diff([]string{"monarch-amd", "monarch-api"}, hitIDs(r)); diff != "" {
 		t.Errorf("after Replace (-want +got):\n%s", diff)
 	}
-	if err := e.Replace(&index.Corpus{Talks: append(talks[:1:1], talks[0])}); err == nil {
+	if err := e.Replace(&ingest.Corpus{Talks: append(talks[:1:1], talks[0])}); err == nil {
 		t.Error("Replace with a duplicate id succeeded")
 	}
 	if r, _ := e.Search(ctx, Request{}); r.Total != 2 {
@@ -371,7 +372,7 @@ func TestReplaceSwapsCorpus(t *testing.T) {
 func TestSearchCache(t *testing.T) {
 	talks := fixtureTalks(t)
 	for _, size := range []int{-1, 2} {
-		e, err := NewWithOptions(&index.Corpus{Talks: talks}, Options{CacheSize: size})
+		e, err := NewWithOptions(&ingest.Corpus{Talks: talks}, Options{CacheSize: size})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -537,7 +538,7 @@ func TestIndexOption(t *testing.T) {
 		return idx, err
 	}}
 	for i := 0; i < 2; i++ {
-		e, err := NewWithOptions(&index.Corpus{Talks: fixtureTalks(t)}, opts)
+		e, err := NewWithOptions(&ingest.Corpus{Talks: fixtureTalks(t)}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

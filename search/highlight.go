@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"strings"
+	"unicode"
 
 	"github.com/blevesearch/bleve/v2/document"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -56,12 +57,12 @@ func (f wordFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bh
 				first, last = min(first, tl.Start), max(last, tl.End)
 			}
 		}
-		if fr.Start > 0 && !isSpaceByte(orig[fr.Start-1]) {
+		if fr.Start > 0 && !unicode.IsSpace(rune(orig[fr.Start-1])) {
 			if i := bytes.IndexAny(orig[fr.Start:first], " \t\n"); i >= 0 {
 				fr.Start += i + 1
 			}
 		}
-		if fr.End < len(orig) && !isSpaceByte(orig[fr.End]) {
+		if fr.End < len(orig) && !unicode.IsSpace(rune(orig[fr.End])) {
 			if i := bytes.LastIndexAny(orig[last:fr.End], " \t\n"); i >= 0 {
 				fr.End = last + i
 			}

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // TestHighlightWholeWords: abstract fragments start and end on word
 // boundaries, keep every matched word, and only the title is whole.
 func TestHighlightWholeWords(t *testing.T) {
 	long := strings.Repeat("alpha beta gamma delta epsilon ", 10) + "the zeta-function matters " + strings.Repeat("eta theta iota kappa lambda ", 10)
-	e, err := New(&index.Corpus{Talks: []index.Talk{
+	e, err := New(&ingest.Corpus{Talks: []index.Talk{
 		{ID: "a", Title: "A Talk About Zeta", Abstract: long, Kind: index.KindTalk},
 		{ID: "b", Title: "Another", Abstract: "nothing here", Kind: index.KindTalk},
 	}})

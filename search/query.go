@@ -6,6 +6,8 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
+	"github.com/talksearch/talksearch/search/syntax"
 )
 
 // Field weights of a plain word. A title match outranks an abstract-only
@@ -38,7 +40,7 @@ const (
 	breakFactor = 0.1
 )
 
-// plan is a parsed query compiled against one snapshot.
+// plan is a syntax.Query query compiled against one snapshot.
 type plan struct {
 	// q selects and scores the talks; nil means every talk (an empty
 	// query, or one made only of a track: filter).
@@ -54,9 +56,9 @@ type plan struct {
 	none bool
 }
 
-// compile turns a parsed query into a Bleve query over the snapshot's
+// compile turns a syntax.Query query into a Bleve query over the snapshot's
 // fields, with corrections and synonyms.
-func (s *snapshot) compile(p parsed) plan {
+func (s *snapshot) compile(p syntax.Query) plan {
 	var pl plan
 	var must, should, mustNot []query.Query
 
@@ -351,7 +353,7 @@ var questionWords = func() map[string]bool {
 }()
 
 // isQueryFiller reports whether the lower-case word w is filler in a query.
-func isQueryFiller(w string) bool { return index.IsStopWord(w) || questionWords[w] }
+func isQueryFiller(w string) bool { return analysis.IsStopWord(w) || questionWords[w] }
 
 // tracksMatching returns the tracks whose name contains v, ignoring case,
 // intersected with prev when prev is non-nil.

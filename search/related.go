@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // Related talks are found in two steps. Bleve has no "more like this", so
@@ -46,7 +47,7 @@ const (
 // relatedFiller are the words that say nothing about what a talk is about:
 // function words, and words present in most talks of a machine-learning
 // conference (idf discounts those too, but on ~100 talks not enough).
-var relatedFiller = append(index.FunctionWords(), index.GenericTerms()...)
+var relatedFiller = append(analysis.FunctionWords(), analysis.GenericTerms()...)
 
 // termStats are corpus-wide document frequencies of index terms in titles
 // and abstracts, read from the index's own term dictionaries.
@@ -61,7 +62,7 @@ func newTermStats(n int, df map[string]uint64) *termStats {
 	// One word at a time: the analyzer treats a word differently alone
 	// and in a run of stop words.
 	for _, w := range relatedFiller {
-		for _, t := range index.AnalyzeTerms(w) {
+		for _, t := range analysis.AnalyzeTerms(w) {
 			ts.filler[t] = true
 		}
 	}
@@ -88,11 +89,11 @@ type termVector struct {
 func (ts *termStats) vector(t *index.Talk) *termVector {
 	tf := map[string]int{}
 	inTitle := map[string]bool{}
-	for _, term := range index.AnalyzeTerms(t.Title) {
+	for _, term := range analysis.AnalyzeTerms(t.Title) {
 		tf[term]++
 		inTitle[term] = t.Scheduled
 	}
-	for _, term := range index.AnalyzeTerms(t.Abstract) {
+	for _, term := range analysis.AnalyzeTerms(t.Abstract) {
 		tf[term]++
 	}
 	names := nameTerms(t.Title + ". " + t.Abstract)
@@ -100,7 +101,7 @@ func (ts *termStats) vector(t *index.Talk) *termVector {
 	norm := 0.0
 	for term, n := range tf {
 		df := ts.df[term]
-		if df < 2 || ts.filler[term] || len(term) < 2 || index.IsNumber(term) {
+		if df < 2 || ts.filler[term] || len(term) < 2 || analysis.IsNumber(term) {
 			continue
 		}
 		idf := math.Log(float64(ts.n) / float64(df))
@@ -325,13 +326,13 @@ var (
 	wordCached atomic.Int64
 )
 
-// wordTerms is index.AnalyzeTerms of one word, cached up to
+// wordTerms is analysis.AnalyzeTerms of one word, cached up to
 // maxCachedTokens words.
 func wordTerms(w string) []string {
 	if v, ok := wordCache.Load(w); ok {
 		return v.([]string)
 	}
-	terms := index.AnalyzeTerms(w)
+	terms := analysis.AnalyzeTerms(w)
 	if wordCached.Load() < maxCachedTokens {
 		if _, loaded := wordCache.LoadOrStore(w, terms); !loaded {
 			wordCached.Add(1)

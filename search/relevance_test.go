@@ -17,21 +17,23 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/seeds"
 )
 
 var (
 	seedOnce   sync.Once
-	seedCorpus *index.Corpus
+	seedCorpus *ingest.Corpus
 	seedEng    *Engine
 	seedErr    error
 )
 
 // seedEngine is an engine over the real seeds, built once per test binary.
-func seedEngine(t testing.TB) (*Engine, *index.Corpus) {
+func seedEngine(t testing.TB) (*Engine, *ingest.Corpus) {
 	t.Helper()
 	seedOnce.Do(func() {
-		seedCorpus, seedErr = index.Load(seeds.FS)
+		seedCorpus, seedErr = ingest.Load(seeds.FS)
 		if seedErr != nil {
 			return
 		}
@@ -273,7 +275,7 @@ func TestRelatedNeverBreaksOrSelf(t *testing.T) {
 				t.Errorf("%s: related not ordered by score", tk.ID)
 			}
 			for _, w := range r.SharedTerms {
-				for _, term := range index.AnalyzeTerms(w) {
+				for _, term := range analysis.AnalyzeTerms(w) {
 					if filler[term] {
 						t.Errorf("%s → %s shares filler %q", tk.ID, r.ID, w)
 					}

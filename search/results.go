@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/talksearch/talksearch/search/syntax"
+
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -96,12 +98,12 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 	if qm, ok := s.matches.get(q); ok {
 		return qm, nil
 	}
-	pl := s.compile(parseQuery(q))
+	pl := s.compile(syntax.Parse(q))
 	cands, err := s.candidates(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
-	qm := &queryMatches{pl: pl, cands: cands, suggest: sync.OnceValue(func() string { return s.suggestQuery(parseQuery(q)) })}
+	qm := &queryMatches{pl: pl, cands: cands, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
 	if s.scan == nil && len(cands) <= maxKeptMatches {
 		qm.kept = true
 		s.matches.put(q, qm)

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/talksearch/talksearch/search/syntax"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -74,7 +76,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	if known != len(s.byID) {
 		t.Fatalf("scanner knows %d talks of %d", known, len(s.byID))
 	}
-	pl := s.compile(parseQuery("gpus actors cache torch"))
+	pl := s.compile(syntax.Parse("gpus actors cache torch"))
 	scanned, err := s.scan.matches(context.Background(), pl.q, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/syntax"
 )
 
 // vocabulary is the words of the corpus as written (lower-cased, not
@@ -219,7 +220,7 @@ func (s *snapshot) knownTerms(w string) bool {
 // corpus does not know (in phrases and field clauses too) replaced by its
 // closest corpus word, allowing four-letter words the one edit a search
 // does not guess by itself. "" when there is nothing better to propose.
-func (s *snapshot) suggestQuery(p parsed) string {
+func (s *snapshot) suggestQuery(p syntax.Query) string {
 	var words []string
 	words = append(words, p.Words...)
 	for _, ph := range p.Phrases {
@@ -240,7 +241,7 @@ func (s *snapshot) suggestQuery(p parsed) string {
 			fixes = append(fixes, [2]string{w, fix[0]})
 		}
 	}
-	return replaceWords(p.raw, fixes)
+	return replaceWords(p.Raw, fixes)
 }
 
 // replaceWords returns query with each word fixes[i][0] replaced by

@@ -1,6 +1,6 @@
 package search
 
-import "github.com/talksearch/talksearch/index"
+import "github.com/talksearch/talksearch/search/synonyms"
 
 // synonymAlternatives returns, for each of the typed words, the synonyms
 // that apply to it, and what applied (for the response). A synonym of
@@ -31,6 +31,6 @@ func (s *snapshot) synonymAlternatives(typed []string, isContent map[string]bool
 	return alts, applied
 }
 
-// newThesaurus is index.NewThesaurus; a variable so that tests can measure
+// newThesaurus is synonyms.NewThesaurus; a variable so that tests can measure
 // the engine without synonyms.
-var newThesaurus = index.NewThesaurus
+var newThesaurus = synonyms.NewThesaurus

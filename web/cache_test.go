@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 )
 
@@ -203,7 +204,7 @@ func TestReindexChangesKeptAnswers(t *testing.T) {
 	talk := func(id, title string) index.Talk {
 		return index.Talk{ID: id, Title: title, Abstract: title + " for everyone.", Kind: index.KindTalk, Track: "Inference"}
 	}
-	e, err := search.New(&index.Corpus{Talks: []index.Talk{talk("a-1", "Monarch actors"), talk("b-2", "Helion kernels")}})
+	e, err := search.New(&ingest.Corpus{Talks: []index.Talk{talk("a-1", "Monarch actors"), talk("b-2", "Helion kernels")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestReindexChangesKeptAnswers(t *testing.T) {
 	check("/api/search?q=monarch", `"total":1,`, "")
 	check("/talks/a-1", "Monarch actors", "")
 	gen := e.Generation()
-	if err := e.Replace(&index.Corpus{Talks: []index.Talk{talk("a-1", "Monarch on ROCm"), talk("c-3", "Monarch meshes")}}); err != nil {
+	if err := e.Replace(&ingest.Corpus{Talks: []index.Talk{talk("a-1", "Monarch on ROCm"), talk("c-3", "Monarch meshes")}}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Generation() != gen+1 {
@@ -257,7 +258,7 @@ func TestKeysTellAnswersApart(t *testing.T) {
 			Start:    at(fmt.Sprintf("%02d:00", 9+i)),
 		})
 	}
-	e, err := search.New(&index.Corpus{Talks: talks})
+	e, err := search.New(&ingest.Corpus{Talks: talks})
 	if err != nil {
 		t.Fatal(err)
 	}

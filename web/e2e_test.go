@@ -13,12 +13,13 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/seeds"
 )
 
 var realEngine = sync.OnceValues(func() (*search.Engine, error) {
-	c, err := index.Load(seeds.FS)
+	c, err := ingest.Load(seeds.FS)
 	if err != nil {
 		return nil, err
 	}

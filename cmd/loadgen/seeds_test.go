@@ -13,7 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/rs/zerolog"
 
-	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/seeds"
 	"github.com/talksearch/talksearch/web"
@@ -29,7 +29,7 @@ const seedToken = "seed-token"
 func newSeedServer(tb testing.TB) *httptest.Server {
 	tb.Helper()
 	gin.SetMode(gin.ReleaseMode)
-	c, err := index.Load(seeds.FS)
+	c, err := ingest.Load(seeds.FS)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func newSeedServer(tb testing.TB) *httptest.Server {
 		tb.Fatal(err)
 	}
 	reload := func(context.Context) (web.ReloadReport, error) {
-		c, err := index.Load(seeds.FS)
+		c, err := ingest.Load(seeds.FS)
 		if err != nil {
 			return web.ReloadReport{}, err
 		}

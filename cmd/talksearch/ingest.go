@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 func newIndexCmd(g *globals) *cobra.Command {
@@ -62,7 +63,7 @@ func exportTalks(w io.Writer, talks []index.Talk) error {
 	return nil
 }
 
-func printSummary(w io.Writer, c *index.Corpus) error {
+func printSummary(w io.Writer, c *ingest.Corpus) error {
 	r := c.Report
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "files read:\t%d\n", r.Files)
@@ -74,7 +75,7 @@ func printSummary(w io.Writer, c *index.Corpus) error {
 	fmt.Fprintln(tw, "\ntalks per source file:")
 	for _, f := range r.PerFile {
 		paras := ""
-		if f.Kind == index.FileAbstracts {
+		if f.Kind == ingest.FileAbstracts {
 			paras = fmt.Sprintf("%d paragraphs", f.Paragraphs)
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d talks\t%d new\n", f.File, f.Kind, paras, f.Talks, f.New)

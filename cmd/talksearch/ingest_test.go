@@ -103,7 +103,7 @@ func TestIndexSummary(t *testing.T) {
 // TestIndexSeedsDir reads a directory named by the environment, prints
 // the warnings of bad files and goes on; a directory without seeds fails.
 func TestIndexSeedsDir(t *testing.T) {
-	bad := filepath.Join("..", "..", "index", "testdata", "ingest", "bad")
+	bad := filepath.Join("..", "..", "index", "ingest", "testdata", "bad")
 	out, stderr, err := runCmd(t, map[string]string{"TALKSEARCH_SEEDS": bad}, "index")
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/web"
 )
 
@@ -22,8 +22,8 @@ import (
 // admin request arriving together do not build twice at once.
 type reloader struct {
 	mu   sync.Mutex
-	load func() (*index.Corpus, error)
-	swap func(*index.Corpus) error
+	load func() (*ingest.Corpus, error)
+	swap func(*ingest.Corpus) error
 	log  zerolog.Logger
 	// skipped are the seed files the serving corpus could not use at all.
 	skipped map[string]bool
@@ -32,9 +32,9 @@ type reloader struct {
 // newReloader re-reads the seeds named by --seeds (the embedded seeds give
 // the same corpus every time) and swaps with swap, the engine's Replace.
 // serving is the corpus the server started with.
-func newReloader(g *globals, serving *index.Corpus, swap func(*index.Corpus) error, log zerolog.Logger) *reloader {
+func newReloader(g *globals, serving *ingest.Corpus, swap func(*ingest.Corpus) error, log zerolog.Logger) *reloader {
 	return &reloader{
-		load:    func() (*index.Corpus, error) { return index.Load(g.seedFS()) },
+		load:    func() (*ingest.Corpus, error) { return ingest.Load(g.seedFS()) },
 		swap:    swap,
 		log:     log,
 		skipped: skippedFiles(serving),
@@ -43,7 +43,7 @@ func newReloader(g *globals, serving *index.Corpus, swap func(*index.Corpus) err
 
 // skippedFiles are the files of a corpus with a whole-file warning (line
 // 0): ingestion could not read them as seeds and took nothing from them.
-func skippedFiles(c *index.Corpus) map[string]bool {
+func skippedFiles(c *ingest.Corpus) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range c.Report.Warnings {
 		if w.Line == 0 {
@@ -58,7 +58,7 @@ func skippedFiles(c *index.Corpus) map[string]bool {
 // start but not for a reload, where the old index is the better answer:
 // a seed file that was readable and no longer is, or seeds with no talks
 // at all, are an operator's mistake to fix, not data to serve.
-func (r *reloader) check(c *index.Corpus) error {
+func (r *reloader) check(c *ingest.Corpus) error {
 	if len(c.Talks) == 0 {
 		return errors.New("the seeds hold no talks")
 	}

@@ -12,29 +12,30 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/web"
 )
 
-func corpusOf(n int, warnings ...index.Warning) *index.Corpus {
-	c := &index.Corpus{Talks: make([]index.Talk, n)}
+func corpusOf(n int, warnings ...ingest.Warning) *ingest.Corpus {
+	c := &ingest.Corpus{Talks: make([]index.Talk, n)}
 	c.Report.Warnings = warnings
 	return c
 }
 
 func TestReloaderRefusesWhatWouldLoseTalks(t *testing.T) {
-	binary := index.Warning{File: "003.txt", Msg: "binary file"}
+	binary := ingest.Warning{File: "003.txt", Msg: "binary file"}
 	tests := []struct {
 		name       string
-		serving    *index.Corpus
-		loaded     *index.Corpus
+		serving    *ingest.Corpus
+		loaded     *ingest.Corpus
 		loadErr    error
 		swapErr    error
 		wantSwap   bool
 		wantReject bool   // the error wraps web.ErrSeedsRejected
 		wantErr    string // a substring of the error; "" for none
 	}{
-		{"good seeds", corpusOf(3), corpusOf(4, index.Warning{File: "a.txt", Line: 7, Msg: "odd line"}), nil, nil, true, false, ""},
-		{"unreadable seeds", corpusOf(3), nil, index.ErrNoSeeds, nil, false, true, "no seed files"},
+		{"good seeds", corpusOf(3), corpusOf(4, ingest.Warning{File: "a.txt", Line: 7, Msg: "odd line"}), nil, nil, true, false, ""},
+		{"unreadable seeds", corpusOf(3), nil, ingest.ErrNoSeeds, nil, false, true, "no seed files"},
 		{"no talks", corpusOf(3), corpusOf(0), nil, nil, false, true, "no talks"},
 		{"a seed became unreadable", corpusOf(3), corpusOf(2, binary), nil, nil, false, true, "seed 003.txt: binary file"},
 		{"a seed was unreadable already", corpusOf(3, binary), corpusOf(3, binary), nil, nil, true, false, ""},
@@ -44,8 +45,8 @@ func TestReloaderRefusesWhatWouldLoseTalks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			swapped := false
 			r := &reloader{
-				load:    func() (*index.Corpus, error) { return tt.loaded, tt.loadErr },
-				swap:    func(*index.Corpus) error { swapped = true; return tt.swapErr },
+				load:    func() (*ingest.Corpus, error) { return tt.loaded, tt.loadErr },
+				swap:    func(*ingest.Corpus) error { swapped = true; return tt.swapErr },
 				log:     zerolog.Nop(),
 				skipped: skippedFiles(tt.serving),
 			}
@@ -71,11 +72,11 @@ func TestReloaderRefusesWhatWouldLoseTalks(t *testing.T) {
 // TestReloaderBaselineMovesWithTheServingCorpus: once a reload swapped in
 // seeds where a file is unreadable, that file no longer blocks reloads.
 func TestReloaderBaselineMovesWithTheServingCorpus(t *testing.T) {
-	binary := index.Warning{File: "003.txt", Msg: "binary file"}
+	binary := ingest.Warning{File: "003.txt", Msg: "binary file"}
 	next := corpusOf(3)
 	r := &reloader{
-		load:    func() (*index.Corpus, error) { return next, nil },
-		swap:    func(*index.Corpus) error { return nil },
+		load:    func() (*ingest.Corpus, error) { return next, nil },
+		swap:    func(*ingest.Corpus) error { return nil },
 		log:     zerolog.Nop(),
 		skipped: skippedFiles(corpusOf(3, binary)),
 	}
@@ -91,8 +92,8 @@ func TestReloaderBaselineMovesWithTheServingCorpus(t *testing.T) {
 func TestReloaderRunsOnSIGHUP(t *testing.T) {
 	var swaps atomic.Int32
 	r := &reloader{
-		load:    func() (*index.Corpus, error) { return corpusOf(1), nil },
-		swap:    func(*index.Corpus) error { swaps.Add(1); return nil },
+		load:    func() (*ingest.Corpus, error) { return corpusOf(1), nil },
+		swap:    func(*ingest.Corpus) error { swaps.Add(1); return nil },
 		log:     zerolog.Nop(),
 		skipped: map[string]bool{},
 	}

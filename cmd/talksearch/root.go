@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/seeds"
 )
 
@@ -78,8 +78,8 @@ func (g *globals) seedFS() fs.FS {
 // loadCorpus ingests the seeds and prints each ingestion warning to stderr
 // as a "warning: file:line: message" line, for the commands whose output a
 // person reads (index, export, search, related, overlaps).
-func (g *globals) loadCorpus() (*index.Corpus, error) {
-	return g.loadCorpusReporting(func(w index.Warning) {
+func (g *globals) loadCorpus() (*ingest.Corpus, error) {
+	return g.loadCorpusReporting(func(w ingest.Warning) {
 		fmt.Fprintf(g.stderr, "warning: %s:%d: %s\n", w.File, w.Line, w.Msg)
 	})
 }
@@ -87,14 +87,14 @@ func (g *globals) loadCorpus() (*index.Corpus, error) {
 // loadCorpusLogged is loadCorpus for serve, whose stderr is a JSON log: a
 // plain line there would break every consumer of the log, so each warning
 // is a warn entry, as a live reload logs them.
-func (g *globals) loadCorpusLogged(log zerolog.Logger) (*index.Corpus, error) {
-	return g.loadCorpusReporting(func(w index.Warning) {
+func (g *globals) loadCorpusLogged(log zerolog.Logger) (*ingest.Corpus, error) {
+	return g.loadCorpusReporting(func(w ingest.Warning) {
 		log.Warn().Str("file", w.File).Int("line", w.Line).Msg(w.Msg)
 	})
 }
 
-func (g *globals) loadCorpusReporting(report func(index.Warning)) (*index.Corpus, error) {
-	c, err := index.Load(g.seedFS())
+func (g *globals) loadCorpusReporting(report func(ingest.Warning)) (*ingest.Corpus, error) {
+	c, err := ingest.Load(g.seedFS())
 	if err != nil {
 		return nil, fmt.Errorf("load seeds: %w", err)
 	}

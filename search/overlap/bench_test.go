@@ -8,14 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/talksearch/talksearch/index/synthetic"
+
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/seeds"
 )
 
 // seedWords is the running text of the seeds' abstracts, word by word: the
 // shared, topic-neutral language of the synthetic submissions.
 var seedWords = sync.OnceValue(func() []string {
-	c, err := index.Load(seeds.FS)
+	c, err := ingest.Load(seeds.FS)
 	if err != nil {
 		panic(fmt.Sprintf("load seeds: %v", err)) // the seeds are embedded; package tests load them too
 	}
@@ -166,7 +169,9 @@ func BenchmarkDetect10k(b *testing.B) { benchmarkDetect(b, syntheticSubmissions(
 func BenchmarkDetect20k(b *testing.B) { benchmarkDetect(b, syntheticSubmissions(20000, 1)) }
 func BenchmarkDetect50k(b *testing.B) { benchmarkDetect(b, syntheticSubmissions(50000, 1)) }
 
-// index.Synthetic's talks are all blends of the same seeds: 10k of them
+// synthetic.Talks are all blends of the same seeds: 10k of them
 // have some 700k pairs above the default threshold, the worst case of an
 // output-bound search.
-func BenchmarkDetectSeedBlend10k(b *testing.B) { benchmarkDetect(b, index.Synthetic(10000, 1)) }
+func BenchmarkDetectSeedBlend10k(b *testing.B) {
+	benchmarkDetect(b, synthetic.Talks(seedTalks(b), 10000, 1))
+}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // Explanations: at most maxShared terms per pair, and none that carries
@@ -130,7 +131,7 @@ func newDetector(talks []index.Talk) *detector {
 // only for pairs close enough to be copies, and at 50k talks they would
 // take more memory than the term vectors.
 func (d *detector) shingles(k int) []uint64 {
-	d.shOnce[k].Do(func() { d.shs[k] = index.Shingles(d.talks[k].Title + "\n" + d.talks[k].Abstract) })
+	d.shOnce[k].Do(func() { d.shs[k] = analysis.Shingles(d.talks[k].Title + "\n" + d.talks[k].Abstract) })
 	return d.shs[k]
 }
 

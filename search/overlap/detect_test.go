@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // talkBy finds a seed talk by the start of its title (with or without
@@ -222,7 +223,7 @@ func TestKinds(t *testing.T) {
 	if _, p := rankOf(rep, "orig", "edit"); p.Score < 0.8 || p.Resemblance < nearDupMin {
 		t.Errorf("edited copy: score %v resemblance %v", p.Score, p.Resemblance)
 	}
-	if jac, _ := resemblance(index.Shingles(talks[4].Title+"\n"+talks[4].Abstract), index.Shingles(talks[5].Title+"\n"+talks[5].Abstract)); jac < nearDupMin {
+	if jac, _ := resemblance(analysis.Shingles(talks[4].Title+"\n"+talks[4].Abstract), analysis.Shingles(talks[5].Title+"\n"+talks[5].Abstract)); jac < nearDupMin {
 		t.Errorf("the template pair's resemblance %.2f is too low to test the cosine rule", jac)
 	}
 }

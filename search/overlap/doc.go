@@ -5,7 +5,7 @@
 // Detect works in four steps.
 //
 //  1. Terms. Title and abstract are cut into words and each word run through
-//     index.AnalyzeTerms, so the terms are the search index's stemmed terms.
+//     analysis.AnalyzeTerms, so the terms are the search index's stemmed terms.
 //     English function words and the words every submission to a PyTorch
 //     conference uses (PyTorch, training, GPU, model, performance, talk,
 //     learn, …) are dropped. A few names spelled several ways add one shared

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // Submission file formats.
@@ -300,7 +301,7 @@ func (imp *importer) add(line int, s submission) {
 	}
 	t.Scheduled = t.Start != nil
 	if t.ID == "" {
-		t.ID = index.TalkID(t.Title, index.AbstractIdentity(t.Title+"\n"+t.Abstract))
+		t.ID = ingest.TalkID(t.Title, ingest.AbstractIdentity(t.Title+"\n"+t.Abstract))
 		if _, taken := imp.ids[t.ID]; taken {
 			// The same text twice without ids: keep both, they are the
 			// duplicate the organizers want to see. A row may already

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 func readFile(t *testing.T, name string) ([]index.Talk, []RowError) {
@@ -65,7 +66,7 @@ func TestReadSubmissionsExamples(t *testing.T) {
 	}
 	// The last row has no id: it gets the ingest's stable id of its text.
 	last := csvTalks[8]
-	if want := index.TalkID(last.Title, index.AbstractIdentity(last.Title+"\n"+last.Abstract)); last.ID != want || !strings.HasPrefix(last.ID, "fast-1ms-checkpoints") {
+	if want := ingest.TalkID(last.Title, ingest.AbstractIdentity(last.Title+"\n"+last.Abstract)); last.ID != want || !strings.HasPrefix(last.ID, "fast-1ms-checkpoints") {
 		t.Errorf("derived id %q, want %q", last.ID, want)
 	}
 }
@@ -219,7 +220,7 @@ func TestDetectExampleSubmissions(t *testing.T) {
 // A text repeated without ids gets its line appended to the derived id; a
 // row that already uses that id explicitly must not end up sharing it.
 func TestReadSubmissionsDerivedIDsUnique(t *testing.T) {
-	derived := index.TalkID("A", index.AbstractIdentity("A\nB"))
+	derived := ingest.TalkID("A", ingest.AbstractIdentity("A\nB"))
 	in := "id,title,abstract\n" + derived + "-l4,C,D\n,A,B\n,A,B\n"
 	talks, bad, err := ReadSubmissions("f.csv", strings.NewReader(in))
 	if err != nil || len(bad) != 0 {

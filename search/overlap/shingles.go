@@ -7,7 +7,7 @@ package overlap
 // The candidates are the pairs the term index finds: an edited copy shares
 // nearly all its terms (cosine at least nearDupCos), so it is always among
 // them, and a MinHash/LSH pass of its own would only find pairs again.
-// The shingles are index.Shingles, the ones ingestion dedups paragraphs by.
+// The shingles are analysis.Shingles, the ones ingestion dedups paragraphs by.
 // nearDupMin is the shingle resemblance (Jaccard) from which two texts are
 // the same text edited; nearDupContainment catches a text that is mostly a
 // copy of a longer one (an abstract with a paragraph added). nearDupCos is

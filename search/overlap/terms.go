@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // titleBoost is how many abstract occurrences one title occurrence is worth:
@@ -50,12 +50,12 @@ type phrase struct {
 
 func newTextAnalyzer() *textAnalyzer {
 	a := &textAnalyzer{stop: map[string]bool{}, cache: map[string][]string{}, phrases: map[string][]phrase{}}
-	for _, list := range [][]string{index.FunctionWords(), index.GenericTerms()} {
+	for _, list := range [][]string{analysis.FunctionWords(), analysis.GenericTerms()} {
 		for _, w := range list {
 			a.stop[w] = true
 			// The stop list must match whatever the analyzer makes of
 			// the words (stems), so run them through it.
-			for _, t := range index.AnalyzeTerms(w) {
+			for _, t := range analysis.AnalyzeTerms(w) {
 				a.stop[t] = true
 			}
 		}
@@ -146,7 +146,7 @@ func (a *textAnalyzer) terms(token string) []string {
 		return ts
 	}
 	var out []string
-	for _, t := range index.AnalyzeTerms(key) {
+	for _, t := range analysis.AnalyzeTerms(key) {
 		t = strings.TrimFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if utf8.RuneCountInString(t) < 2 || a.stop[t] || !hasLetter(t) || strings.ContainsAny(t, "'’") {
 			continue

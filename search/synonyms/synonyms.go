@@ -1,4 +1,4 @@
-package index
+package synonyms
 
 import (
 	_ "embed"
@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // Query-time synonyms. The index holds the words the talks use; a query is
@@ -78,7 +78,7 @@ type phraseRef struct {
 }
 
 // NewThesaurus returns the curated synonyms plus those mined from talks.
-func NewThesaurus(talks []Talk) *Thesaurus {
+func NewThesaurus(talks []index.Talk) *Thesaurus {
 	b := newThesaurusBuilder()
 	for _, line := range strings.Split(curatedSynonyms, "\n") {
 		line = strings.TrimSpace(line)
@@ -123,7 +123,7 @@ func (th *Thesaurus) Expand(words []string) []Expansion {
 	}
 	var terms []term
 	for i, w := range words {
-		ks := keyTerms(w)
+		ks := analysis.KeyTerms(w)
 		for j, k := range ks {
 			terms = append(terms, term{k, i, j == 0, j == len(ks)-1})
 		}
@@ -163,28 +163,7 @@ func (th *Thesaurus) Expand(words []string) []Expansion {
 	return out
 }
 
-// keyTerms are the terms a phrase is compared by: the talk analyzer without
-// stop-word removal ("of" counts in "mixture of experts"), one term per
-// position (a model variant's family is not part of the key).
-func keyTerms(phrase string) []string {
-	ts := newTalkTokenizer().Tokenize([]byte(phrase))
-	for _, f := range keyFilters {
-		ts = f.Filter(ts)
-	}
-	var terms []string
-	last := 0
-	for _, tok := range ts {
-		if tok.Position != last {
-			terms = append(terms, string(tok.Term))
-			last = tok.Position
-		}
-	}
-	return terms
-}
-
-var keyFilters = []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, snowballFilter{}}
-
-func keyOf(phrase string) string { return strings.Join(keyTerms(phrase), " ") }
+func keyOf(phrase string) string { return strings.Join(analysis.KeyTerms(phrase), " ") }
 
 type thesaurusBuilder struct {
 	groups []SynonymGroup
@@ -261,7 +240,7 @@ func (b *thesaurusBuilder) build() *Thesaurus {
 			triggers = 1
 		}
 		for i, p := range g.Phrases[:triggers] {
-			k := keyTerms(p)
+			k := analysis.KeyTerms(p)
 			key := strings.Join(k, " ")
 			th.byKey[key] = append(th.byKey[key], phraseRef{len(th.groups) - 1, i})
 			th.maxTerms = max(th.maxTerms, len(k))
@@ -291,7 +270,7 @@ func MineAcronyms(text string) [][2]string {
 	var pairs [][2]string
 	for _, m := range acronymInParens.FindAllStringSubmatchIndex(text, -1) {
 		short := text[m[2]:m[3]]
-		if n := len(short); short[n-1] == 's' && isAcronymPlural([]byte(short)) {
+		if n := len(short); short[n-1] == 's' && analysis.IsAcronymPlural([]byte(short)) {
 			short = short[:n-1]
 		}
 		if countUpper(short) < 2 {

@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // CEST is the conference's time zone. The Sched page shows every time in
@@ -15,9 +18,9 @@ var CEST = time.FixedZone("CEST", 2*3600)
 
 // Schedule is what ParseSched found in a Sched schedule page.
 type Schedule struct {
-	Talks    []Talk    // one per session block, in page order
-	Blocks   int       // session blocks seen, including ones skipped with a warning
-	Warnings []Warning // problems found; parsing went on
+	Talks    []index.Talk // one per session block, in page order
+	Blocks   int          // session blocks seen, including ones skipped with a warning
+	Warnings []Warning    // problems found; parsing went on
 }
 
 var (
@@ -40,7 +43,7 @@ const sponsorBoilerplate = "In order to facilitate networking and business relat
 const sidebarStart = "• Filter By"
 
 // ParseSched parses the text dump of a Sched.com schedule page into one
-// scheduled Talk per session block. A block is:
+// scheduled index.Talk per session block. A block is:
 //
 //	HH:MM CEST
 //	TITLE - SPEAKERS
@@ -50,7 +53,7 @@ const sidebarStart = "• Filter By"
 //	slide-file lines
 //	<date line> / ROOM / track / • Audience Level X / • Slides Attached Yes
 //
-// Bios, slide files, sponsor notices and the sidebar never reach a Talk.
+// Bios, slide files, sponsor notices and the sidebar never reach a index.Talk.
 // A block that cannot be read is skipped or kept partially, with a warning
 // naming the file and line; the other blocks still parse.
 func ParseSched(file string, data []byte) *Schedule {
@@ -105,7 +108,7 @@ func splitLines(data []byte) []string {
 // time header: only then is a missing title or date line worth a warning
 // (later, it is the end of the block). ok reports whether a session block
 // was found; next is the line after it. Line numbers in warnings are 1-based.
-func parseSession(file string, lines []string, from, end int, first bool) (t *Talk, next int, warns []Warning, ok bool) {
+func parseSession(file string, lines []string, from, end int, first bool) (t *index.Talk, next int, warns []Warning, ok bool) {
 	warn := func(i int, format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: i + 1, Msg: fmt.Sprintf(format, args...)})
 	}
@@ -160,7 +163,7 @@ func parseSession(file string, lines []string, from, end int, first bool) (t *Ta
 	}
 	body := lines[i:bodyEnd]
 
-	t = &Talk{Start: &start, End: &stop, Room: room, Scheduled: true, Sources: []string{file}}
+	t = &index.Talk{Start: &start, End: &stop, Room: room, Scheduled: true, Sources: []string{file}}
 	abstract := body
 	var people []sectionSpeaker
 	for j, l := range body {
@@ -193,7 +196,7 @@ func parseSession(file string, lines []string, from, end int, first bool) (t *Ta
 // titleAndSpeakers separates the title line into title and speakers with
 // the help of the speakers of the Speakers section (people). problem says
 // what went wrong, if anything; the whole line is then the title.
-func titleAndSpeakers(line string, people []sectionSpeaker, truncated bool) (title string, speakers []Speaker, problem string) {
+func titleAndSpeakers(line string, people []sectionSpeaker, truncated bool) (title string, speakers []index.Speaker, problem string) {
 	if len(people) == 0 {
 		if truncated {
 			// The Speakers section may be lost with the end of the block:
@@ -212,7 +215,7 @@ func titleAndSpeakers(line string, people []sectionSpeaker, truncated bool) (tit
 	// names match no speaker (then the line is cut at its last " - " if
 	// that looks like "Name, Affiliation").
 	for _, p := range people {
-		speakers = append(speakers, Speaker{Name: p.Name, Affiliation: p.Role})
+		speakers = append(speakers, index.Speaker{Name: p.Name, Affiliation: p.Role})
 	}
 	if !strings.Contains(line, " - ") {
 		return line, speakers, ""
@@ -376,7 +379,7 @@ func initialsOf(initials, name string) bool {
 // split is the first " - " followed by the name of a speaker listed in the
 // Speakers section. ok is false when no such split exists; the whole line
 // is then the title.
-func splitTitleLine(line string, people []sectionSpeaker) (title string, speakers []Speaker, ok bool) {
+func splitTitleLine(line string, people []sectionSpeaker) (title string, speakers []index.Speaker, ok bool) {
 	for off := 0; ; {
 		k := strings.Index(line[off:], " - ")
 		if k < 0 {
@@ -397,7 +400,7 @@ func splitTitleLine(line string, people []sectionSpeaker) (title string, speaker
 
 // splitTitleGuess splits a title line without the help of a Speakers
 // section: at the last " - " followed by a name and an affiliation.
-func splitTitleGuess(line string) (title string, speakers []Speaker, ok bool) {
+func splitTitleGuess(line string) (title string, speakers []index.Speaker, ok bool) {
 	at := strings.LastIndex(line, " - ")
 	if at < 0 {
 		return line, nil, false
@@ -441,8 +444,8 @@ func speakerSegments(s string) []segment {
 // a speaker of the Speakers section starts a speaker; the segments after it
 // up to the next name are its affiliation. Speakers listed together before
 // one affiliation ("A & B, Org") share it.
-func parseSpeakers(segs []segment, people []sectionSpeaker) []Speaker {
-	var out []Speaker
+func parseSpeakers(segs []segment, people []sectionSpeaker) []index.Speaker {
+	var out []index.Speaker
 	var affs [][]segment
 	for k, sg := range segs {
 		// Without a match in the Speakers section, a name is still likely
@@ -452,7 +455,7 @@ func parseSpeakers(segs []segment, people []sectionSpeaker) []Speaker {
 		isName := k == 0 || matchesSpeaker(sg.text, people, false) ||
 			(unmatched && (sg.sep == '&' || sg.sep == ';') && looksLikeName(sg.text))
 		if isName {
-			out = append(out, Speaker{Name: sg.text})
+			out = append(out, index.Speaker{Name: sg.text})
 			affs = append(affs, nil)
 			continue
 		}
@@ -494,13 +497,13 @@ func joinSegments(segs []segment) string {
 // "David"/"Dave", typos), so folded names match within a small edit
 // distance; unless strict, a shared first or last name is enough.
 func matchesSpeaker(s string, people []sectionSpeaker, strict bool) bool {
-	a := matchWords(s)
+	a := analysis.MatchWords(s)
 	if len(a) == 0 || len(a) > 6 {
 		return false
 	}
 	as := strings.Join(a, " ")
 	for _, p := range people {
-		b := matchWords(p.Name)
+		b := analysis.MatchWords(p.Name)
 		if len(b) == 0 {
 			continue
 		}
@@ -558,22 +561,22 @@ func editDistance(a, b string) int {
 }
 
 // sessionKind classifies a session by its title prefix and track.
-func sessionKind(title, track string) Kind {
+func sessionKind(title, track string) index.Kind {
 	switch {
 	case strings.HasPrefix(title, "Keynote:"), strings.HasPrefix(title, "Sponsored Keynote:"):
-		return KindKeynote
+		return index.KindKeynote
 	case strings.HasPrefix(title, "Lightning Talk:"):
-		return KindLightning
+		return index.KindLightning
 	case strings.HasPrefix(title, "Birds of A Feather"), strings.EqualFold(track, "Birds of A Feather"):
-		return KindBOF
+		return index.KindBOF
 	case strings.HasPrefix(title, "Meet the "), track == "Meet the Developers":
-		return KindMeet
+		return index.KindMeet
 	case strings.HasPrefix(title, "Poster"), track == "Poster Presentations":
-		return KindPoster
+		return index.KindPoster
 	case strings.HasPrefix(title, "Sponsor Activity"), strings.HasPrefix(title, "Sponsored Session:"):
-		return KindSponsor
+		return index.KindSponsor
 	case track == "Breaks/Exhibits/Special Events":
-		return KindBreak
+		return index.KindBreak
 	}
-	return KindTalk
+	return index.KindTalk
 }

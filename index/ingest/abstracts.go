@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"strings"
@@ -108,7 +108,7 @@ func isHardWrap(prev, next string) bool {
 	return !strings.ContainsRune(".!?:;", last) && unicode.IsLower(first)
 }
 
-// joinParagraphs is the Talk.Abstract form of paragraphs.
+// joinParagraphs is the index.Talk.Abstract form of paragraphs.
 func joinParagraphs(ps []string) string {
 	return strings.Join(ps, "\n\n")
 }

@@ -1,8 +1,11 @@
-package index
+package ingest
 
 import (
 	"math"
 	"strings"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // Measured on the seeds: every paragraph of a dump shares all its
@@ -25,7 +28,7 @@ type Merge struct {
 
 // known is a talk under construction with its matching data.
 type known struct {
-	talk  Talk
+	talk  index.Talk
 	paras []string // the abstract's paragraphs
 	// folded holds the folded words of the abstract between spaces, for
 	// paragraphs too short to have shingles.
@@ -62,7 +65,7 @@ func newMerger() *merger {
 }
 
 // add makes t a known talk and returns its index.
-func (m *merger) add(t Talk, firstFile string) int {
+func (m *merger) add(t index.Talk, firstFile string) int {
 	i := len(m.talks)
 	paras := splitParagraphs(t.Abstract)
 	t.Abstract = ""
@@ -74,14 +77,14 @@ func (m *merger) add(t Talk, firstFile string) int {
 }
 
 // addParagraph adds paragraph p to the abstract of talk i and to the
-// matching data. Shingles are taken per paragraph, so a talk grown one
+// matching data. analysis.Shingles are taken per paragraph, so a talk grown one
 // paragraph at a time matches as if it had been read whole.
 func (m *merger) addParagraph(i int, p string) {
 	k := m.talks[i]
 	k.paras = append(k.paras, p)
 	k.talk.Abstract = joinParagraphs(k.paras)
-	k.folded += strings.Join(matchWords(p), " ") + " "
-	for _, s := range Shingles(p) {
+	k.folded += strings.Join(analysis.MatchWords(p), " ") + " "
+	for _, s := range analysis.Shingles(p) {
 		ts := m.byShingle[s]
 		if len(ts) == 0 || ts[len(ts)-1] != i {
 			m.byShingle[s] = append(ts, i)
@@ -91,7 +94,7 @@ func (m *merger) addParagraph(i int, p string) {
 
 // addScheduled adds a talk of a schedule page. The same session (same
 // title and start) on two schedule pages is one talk with both sources.
-func (m *merger) addScheduled(t Talk) {
+func (m *merger) addScheduled(t index.Talk) {
 	if i, ok := m.scheduledID[t.ID]; ok {
 		for _, s := range t.Sources {
 			m.talks[i].addSource(s)
@@ -111,11 +114,11 @@ func (m *merger) addScheduled(t Talk) {
 // short paragraph such as "What you'll learn:" may occur in several talks);
 // other ties go to the talk known first.
 func (m *merger) match(p string, prefer int) int {
-	words := strings.Join(matchWords(p), " ")
+	words := strings.Join(analysis.MatchWords(p), " ")
 	if words == "" {
 		return -1
 	}
-	sh := Shingles(p)
+	sh := analysis.Shingles(p)
 	score := map[int]float64{}
 	if len(sh) < 2 {
 		// Too short for shingles to mean anything: exact words only.
@@ -183,10 +186,10 @@ func (m *merger) addDump(d *AbstractDump, file string) {
 				continue
 			}
 		}
-		t := Talk{
+		t := index.Talk{
 			Title:    DerivedTitle(p.Text),
 			Abstract: p.Text,
-			Kind:     KindTalk,
+			Kind:     index.KindTalk,
 			Sources:  []string{file},
 		}
 		t.ID = TalkID(t.Title, AbstractIdentity(p.Text))
@@ -266,7 +269,7 @@ func (m *merger) continues(group []string, p string) bool {
 // isSummary reports whether p is a one-line summary ("TLDR: …") that an
 // abstract opens with before its body.
 func isSummary(p string) bool {
-	return hasAnyPrefix(foldText(p), []string{"tldr", "tl;dr", "tl, dr", "summary:"})
+	return hasAnyPrefix(analysis.FoldText(p), []string{"tldr", "tl;dr", "tl, dr", "summary:"})
 }
 
 // introOpeners begin a paragraph that says what the talk is about.
@@ -276,7 +279,7 @@ var introOpeners = []string{
 }
 
 func introducesTalk(p string) bool {
-	return hasAnyPrefix(foldText(p), introOpeners)
+	return hasAnyPrefix(analysis.FoldText(p), introOpeners)
 }
 
 // presentingPhrases say what the talk does; a group containing one has
@@ -292,7 +295,7 @@ func presentsTalk(group []string) bool {
 	if len(group) > 0 && isSummary(group[0]) {
 		group = group[1:] // the summary says what the body will say again
 	}
-	f := " " + foldText(strings.Join(group, " "))
+	f := " " + analysis.FoldText(strings.Join(group, " "))
 	for _, ph := range presentingPhrases {
 		if strings.Contains(f, " "+ph) {
 			return true
@@ -313,9 +316,9 @@ func isLabelled(p string) bool {
 
 // cohesion is the idf-weighted share of p's topic terms found in group.
 func (m *merger) cohesion(group []string, p string) float64 {
-	g := topicTerms(strings.Join(group, "\n"))
+	g := analysis.TopicTerms(strings.Join(group, "\n"))
 	var shared, total float64
-	for t := range topicTerms(p) {
+	for t := range analysis.TopicTerms(p) {
 		w := m.idf[t]
 		total += w
 		if _, ok := g[t]; ok {
@@ -350,7 +353,7 @@ var weakOpeners = []string{
 // sentence that speaks of "the talk" as already introduced ("The core of
 // the talk …", "The second part of the talk …").
 func refersBack(p string) bool {
-	f := foldText(p)
+	f := analysis.FoldText(p)
 	if hasAnyPrefix(f, backReferences) {
 		return true
 	}
@@ -359,7 +362,7 @@ func refersBack(p string) bool {
 }
 
 func weakOpener(p string) bool {
-	return hasAnyPrefix(foldText(p), weakOpeners)
+	return hasAnyPrefix(analysis.FoldText(p), weakOpeners)
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {
@@ -378,13 +381,13 @@ func computeIDF(paras []string) map[string]float64 {
 	df := map[string]int{}
 	n := 0
 	for _, p := range paras {
-		key := strings.Join(matchWords(p), " ")
+		key := strings.Join(analysis.MatchWords(p), " ")
 		if key == "" || seen[key] {
 			continue
 		}
 		seen[key] = true
 		n++
-		for t := range topicTerms(p) {
+		for t := range analysis.TopicTerms(p) {
 			df[t]++
 		}
 	}

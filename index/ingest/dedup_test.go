@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"io/fs"
@@ -7,6 +7,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 	"github.com/talksearch/talksearch/seeds"
 )
 
@@ -19,8 +21,8 @@ const knownAbstract = "Distributed PyTorch training often looks healthy in syste
 
 func TestMergerMatchNearDuplicates(t *testing.T) {
 	m := newMerger()
-	m.add(Talk{Title: "Step-Aligned Telemetry", Abstract: knownAbstract, Scheduled: true}, "a.txt")
-	m.add(Talk{Title: "DualPipe", Abstract: "We'll share what we discovered:\nWhy K_pe is shared\n\nWhat you'll learn:\n\nHow TP and PP interact"}, "a.txt")
+	m.add(index.Talk{Title: "Step-Aligned Telemetry", Abstract: knownAbstract, Scheduled: true}, "a.txt")
+	m.add(index.Talk{Title: "DualPipe", Abstract: "We'll share what we discovered:\nWhy K_pe is shared\n\nWhat you'll learn:\n\nHow TP and PP interact"}, "a.txt")
 	first, _, _ := strings.Cut(knownAbstract, "\n\n")
 	tests := []struct {
 		name, p string
@@ -184,9 +186,9 @@ func TestSplitWithoutSchedule(t *testing.T) {
 		t.Fatal(err)
 	}
 	talkOf := func(p string) int {
-		w := " " + strings.Join(matchWords(p), " ") + " "
+		w := " " + strings.Join(analysis.MatchWords(p), " ") + " "
 		for i, tk := range full.Talks {
-			if strings.Contains(" "+strings.Join(matchWords(tk.Abstract), " ")+" ", w) {
+			if strings.Contains(" "+strings.Join(analysis.MatchWords(tk.Abstract), " ")+" ", w) {
 				return i
 			}
 		}

@@ -1,9 +1,8 @@
-package index
+package analysis
 
 import (
 	"testing"
 
-	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -95,20 +94,5 @@ func TestAnalyzerPositionsAndOffsets(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", tt.text, diff)
 		}
-	}
-}
-
-// The mapping refers to the analyzer by name: it must be the registered one.
-func TestAnalyzerRegisteredInMapping(t *testing.T) {
-	m := NewMapping()
-	if m.AnalyzerNamed(AnalyzerName) == nil {
-		t.Fatalf("analyzer %q not found through the mapping", AnalyzerName)
-	}
-	got, err := m.(*mapping.IndexMappingImpl).AnalyzeText(AnalyzerName, []byte("KV-caching for LLMs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]string{"kv", "cach", "llm"}, termsOf(got)); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"bytes"
@@ -11,11 +11,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/ingest")
+var update = flag.Bool("update", false, "rewrite the golden files of testdata")
 
 // TestLoadSeedGolden compares every field of every talk of the real seeds,
 // as JSON Lines like `talksearch export` writes them, with
-// testdata/ingest/seeds.golden.jsonl. After a deliberate change, run
+// testdata/seeds.golden.jsonl. After a deliberate change, run
 // `go test ./index -run Golden -update` and review the diff.
 func TestLoadSeedGolden(t *testing.T) {
 	var got bytes.Buffer
@@ -26,7 +26,7 @@ func TestLoadSeedGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	golden := filepath.Join("testdata", "ingest", "seeds.golden.jsonl")
+	golden := filepath.Join("testdata", "seeds.golden.jsonl")
 	if *update {
 		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
 			t.Fatal(err)

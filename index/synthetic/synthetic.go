@@ -1,41 +1,19 @@
-package index
+// Package synthetic generates talks for benchmarks at sizes no conference
+// reaches (index build, search, related talks, overlap detection) from a
+// base corpus such as the seeds. Only benchmarks and tests import it.
+package synthetic
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
-	"github.com/talksearch/talksearch/seeds"
+	"github.com/talksearch/talksearch/index"
 )
 
-// Synthetic returns n generated talks whose text reads like the seed
-// corpus's, for benchmarks (index build, search, related talks, overlap
-// detection) at sizes the conference will never reach. The same n and
-// seed always give the same talks. It returns nil only if the embedded
-// seeds cannot be ingested, which the package tests rule out.
-//
-// See SyntheticFrom for how the talks are made.
-func Synthetic(n int, seed int64) []Talk {
-	m := seedModel()
-	if m == nil {
-		return nil
-	}
-	return m.generate(n, seed)
-}
-
-// seedModel is the generator model of the embedded seeds, built once.
-var seedModel = sync.OnceValue(func() *synthModel {
-	c, err := Load(seeds.FS)
-	if err != nil || len(c.Talks) == 0 {
-		return nil
-	}
-	return newSynthModel(c.Talks)
-})
-
-// SyntheticFrom returns n talks generated from base (n ≥ 0, base not
+// Talks returns n talks generated from base, whose text reads like theirs (n ≥ 0, base not
 // empty), deterministic for seed:
 //
 //   - Each synthetic talk copies the shape of a base talk picked at random
@@ -59,7 +37,7 @@ var seedModel = sync.OnceValue(func() *synthModel {
 //   - Speakers combine first names, last names and affiliations of base
 //     speakers; breaks keep their title verbatim ("Coffee Break").
 //   - IDs are "synthetic-<i>", Sources is ["synthetic"].
-func SyntheticFrom(base []Talk, n int, seed int64) []Talk {
+func Talks(base []index.Talk, n int, seed int64) []index.Talk {
 	if len(base) == 0 {
 		return nil
 	}
@@ -73,7 +51,7 @@ func SyntheticFrom(base []Talk, n int, seed int64) []Talk {
 type chain map[int32][]int32
 
 type synthModel struct {
-	base      []Talk
+	base      []index.Talk
 	words     []string // id → word; words[0] is the boundary
 	ends      []bool   // id → the word ends a sentence
 	title     chain
@@ -84,7 +62,7 @@ type synthModel struct {
 	companies []string
 }
 
-func newSynthModel(base []Talk) *synthModel {
+func newSynthModel(base []index.Talk) *synthModel {
 	m := &synthModel{base: base, words: []string{""}, ends: []bool{true},
 		title: chain{}, abstract: chain{}}
 	ids := map[string]int32{}
@@ -142,11 +120,11 @@ func isLowerWord(w string) bool {
 	return true
 }
 
-func (m *synthModel) generate(n int, seed int64) []Talk {
+func (m *synthModel) generate(n int, seed int64) []index.Talk {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x7a1c5ea7c4))
 	g := &synthGen{m: m, r: r, names: m.namePool(r, max(100, n/20))}
 	g.zipf = rand.NewZipf(r, 1.2, 1, uint64(len(g.names)-1))
-	talks := make([]Talk, n)
+	talks := make([]index.Talk, n)
 	for i := range talks {
 		talks[i] = g.talk(i)
 	}
@@ -181,13 +159,13 @@ type synthGen struct {
 	zipf  *rand.Zipf
 }
 
-func (g *synthGen) talk(i int) Talk {
+func (g *synthGen) talk(i int) index.Talk {
 	tpl := g.m.base[g.r.IntN(len(g.m.base))]
-	t := Talk{
+	t := index.Talk{
 		ID: fmt.Sprintf("synthetic-%d", i), Track: tpl.Track, Level: tpl.Level, Room: tpl.Room,
 		Kind: tpl.Kind, Scheduled: tpl.Scheduled, Sources: []string{"synthetic"},
 	}
-	if tpl.Kind == KindBreak {
+	if tpl.Kind == index.KindBreak {
 		t.Title = tpl.Title
 	} else {
 		t.Title = g.title()
@@ -284,12 +262,12 @@ func (g *synthGen) word(id int32) string {
 	return w
 }
 
-func (g *synthGen) speaker() Speaker {
+func (g *synthGen) speaker() index.Speaker {
 	m := g.m
 	if len(m.first) == 0 {
-		return Speaker{Name: "Ada Lovelace"}
+		return index.Speaker{Name: "Ada Lovelace"}
 	}
-	s := Speaker{Name: m.first[g.r.IntN(len(m.first))] + " " + m.last[g.r.IntN(len(m.last))]}
+	s := index.Speaker{Name: m.first[g.r.IntN(len(m.first))] + " " + m.last[g.r.IntN(len(m.last))]}
 	if len(m.companies) > 0 {
 		s.Affiliation = m.companies[g.r.IntN(len(m.companies))]
 	}

@@ -1,4 +1,4 @@
-package index
+package analysis
 
 import (
 	"hash/fnv"
@@ -16,26 +16,9 @@ import (
 // The seed dumps were copied from web pages by different people and tools:
 // the same sentence comes with typographic or straight quotes, en dashes or
 // hyphens, non-breaking or plain spaces. Two forms of text are kept apart:
-// display text (cleanLine) keeps the author's characters and only removes
-// what is invisible; match text (matchWords) folds every such variant so
+// display text (ingest's cleanLine) keeps the author's characters and only removes
+// what is invisible; match text (MatchWords) folds every such variant so
 // that near-duplicates compare equal.
-
-// cleanLine turns the invisible variants of a space into a plain space and
-// trims the line: the track line of the schedule is indented with a
-// non-breaking space, and copied lines carry trailing blanks.
-func cleanLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\u00a0', r == '\u202f', r == '\u2007', r == '\u2009', r == '\u200a', r == '\t':
-			return ' '
-		case r == '\u200b', r == '\ufeff', r == '\u00ad':
-			return -1 // zero-width space, BOM, soft hyphen
-		}
-		return r
-	}, s)
-	// Runs of blanks inside a line are copy artefacts ("Brownie  (Vegetarian)").
-	return strings.Join(strings.Fields(s), " ")
-}
 
 // foldRune maps the typographic variants of punctuation to one ASCII form.
 func foldRune(r rune) rune {
@@ -60,9 +43,9 @@ func stripMarks() transform.Transformer {
 	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 }
 
-// foldText is the comparison form of s: accents removed, quotes, dashes and
+// FoldText is the comparison form of s: accents removed, quotes, dashes and
 // spaces folded, lower case.
-func foldText(s string) string {
+func FoldText(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, " ")
 	}
@@ -72,10 +55,10 @@ func foldText(s string) string {
 	return strings.ToLower(strings.Map(foldRune, s))
 }
 
-// matchWords splits folded text into words of letters and digits. Every
+// MatchWords splits folded text into words of letters and digits. Every
 // other character separates words, so "K_pe", "K pe" and "K-pe" agree.
-func matchWords(s string) []string {
-	return strings.FieldsFunc(foldText(s), func(r rune) bool {
+func MatchWords(s string) []string {
+	return strings.FieldsFunc(FoldText(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 }
@@ -91,7 +74,7 @@ const shingleSize = 3
 // edited copy by. Text of fewer than three words has none. The 64-bit hash
 // stands for the words; a collision would only add one shared shingle.
 func Shingles(text string) []uint64 {
-	w := matchWords(text)
+	w := MatchWords(text)
 	if len(w) < shingleSize {
 		return nil
 	}
@@ -113,11 +96,11 @@ func Shingles(text string) []uint64 {
 	return out
 }
 
-// topicTerms returns the stemmed content words of s, for measuring whether
+// TopicTerms returns the stemmed content words of s, for measuring whether
 // two paragraphs talk about the same things.
-func topicTerms(s string) map[string]struct{} {
+func TopicTerms(s string) map[string]struct{} {
 	set := make(map[string]struct{})
-	for _, w := range matchWords(s) {
+	for _, w := range MatchWords(s) {
 		if len(w) < 3 || IsFunctionWord(w) || IsNumber(w) {
 			continue
 		}

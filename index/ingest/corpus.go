@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"bytes"
@@ -8,11 +8,13 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/talksearch/talksearch/index"
 )
 
 // Corpus is the clean, deduplicated result of ingesting a seeds directory.
 type Corpus struct {
-	Talks  []Talk
+	Talks  []index.Talk
 	Report Report
 }
 
@@ -196,7 +198,7 @@ func hasProse(d *AbstractDump) bool {
 
 // SortTalks puts talks in the stable export order: scheduled talks by start
 // time, then title, then id; then unscheduled talks by title, then id.
-func SortTalks(ts []Talk) {
+func SortTalks(ts []index.Talk) {
 	sort.SliceStable(ts, func(i, j int) bool {
 		a, b := ts[i], ts[j]
 		if a.Scheduled != b.Scheduled {

@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"os"
@@ -7,17 +7,19 @@ import (
 	"testing"
 	"testing/fstest"
 	"unicode/utf8"
+
+	"github.com/talksearch/talksearch/index"
 )
 
 // addSeedCorpus adds the fixtures, the abstract dumps and an excerpt of
 // the schedule page to a fuzz corpus. Small inputs keep the fuzzer fast.
 func addSeedCorpus(f *testing.F) {
 	f.Helper()
-	files, err := filepath.Glob("testdata/ingest/*/*.txt")
+	files, err := filepath.Glob("testdata/*/*.txt")
 	if err != nil {
 		f.Fatal(err)
 	}
-	files = append(files, "../seeds/001_2e0c21527924176b.txt", "../seeds/002_40d108097b152c48.txt")
+	files = append(files, "../../seeds/001_2e0c21527924176b.txt", "../../seeds/002_40d108097b152c48.txt")
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -25,7 +27,7 @@ func addSeedCorpus(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	sched, err := os.ReadFile(filepath.Join("..", "seeds", schedSeed))
+	sched, err := os.ReadFile(filepath.Join("..", "..", "seeds", schedSeed))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -101,7 +103,7 @@ func FuzzParseAbstracts(f *testing.F) {
 // and keeps its invariants.
 func FuzzLoad(f *testing.F) {
 	addSeedCorpus(f)
-	sched, err := os.ReadFile(filepath.Join("..", "seeds", schedSeed))
+	sched, err := os.ReadFile(filepath.Join("..", "..", "seeds", schedSeed))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -124,7 +126,7 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-func checkTalk(t *testing.T, tk Talk) {
+func checkTalk(t *testing.T, tk index.Talk) {
 	t.Helper()
 	if tk.Title == "" || !idRE.MatchString(tk.ID) {
 		t.Fatalf("talk without title or with a bad id: %+v", tk)
@@ -145,7 +147,7 @@ func BenchmarkParseSched(b *testing.B) {
 
 func BenchmarkLoad(b *testing.B) {
 	for b.Loop() {
-		if _, err := Load(os.DirFS("../seeds")); err != nil {
+		if _, err := Load(os.DirFS("../../seeds")); err != nil {
 			b.Fatal(err)
 		}
 	}

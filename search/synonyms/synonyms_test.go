@@ -1,4 +1,4 @@
-package index
+package synonyms
 
 import (
 	"fmt"
@@ -7,19 +7,23 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/talksearch/talksearch/index/synthetic"
+
 	"github.com/google/go-cmp/cmp"
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // loadSeedTalks ingests the real seeds once for all tests of the package.
-var loadSeedTalks = sync.OnceValues(func() ([]Talk, error) {
-	c, err := Load(os.DirFS("../seeds"))
+var loadSeedTalks = sync.OnceValues(func() ([]index.Talk, error) {
+	c, err := ingest.Load(os.DirFS("../../seeds"))
 	if err != nil {
 		return nil, err
 	}
 	return c.Talks, nil
 })
 
-func seedTalks(t testing.TB) []Talk {
+func seedTalks(t testing.TB) []index.Talk {
 	t.Helper()
 	talks, err := loadSeedTalks()
 	if err != nil {
@@ -144,7 +148,7 @@ func BenchmarkNewThesaurus(b *testing.B) {
 	for _, n := range []int{0, 10_000} {
 		talks := seedTalks(b)
 		if n > 0 {
-			talks = Synthetic(n, 1)
+			talks = synthetic.Talks(talks, n, 1)
 		}
 		b.Run(fmt.Sprintf("talks=%d", len(talks)), func(b *testing.B) {
 			for b.Loop() {

@@ -1,4 +1,4 @@
-package index
+package analysis
 
 import (
 	"bytes"
@@ -276,7 +276,7 @@ type normalizeFilter struct{}
 func (normalizeFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	out := make(analysis.TokenStream, 0, len(input)+4)
 	for _, tok := range input {
-		plural := isAcronymPlural(tok.Term)
+		plural := IsAcronymPlural(tok.Term)
 		tok.Term = lower(tok.Term)
 		if same, ok := sameTerm[string(tok.Term)]; ok {
 			tok.Term = []byte(same)
@@ -320,9 +320,9 @@ func lower(term []byte) []byte {
 	return term
 }
 
-// isAcronymPlural: an upper-case acronym, possibly with digits, followed by
+// IsAcronymPlural: an upper-case acronym, possibly with digits, followed by
 // a lower-case "s" (GPUs, LLMs, APIs, B300s).
-func isAcronymPlural(term []byte) bool {
+func IsAcronymPlural(term []byte) bool {
 	n := len(term)
 	if n < 3 || term[n-1] != 's' || term[0] < 'A' || term[0] > 'Z' {
 		return false

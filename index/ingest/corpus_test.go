@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 	"github.com/talksearch/talksearch/seeds"
 )
 
@@ -70,7 +72,7 @@ func TestLoadSeedUnscheduled(t *testing.T) {
 		{"This talk will dive into how we implemented and optimized reinforcement learning…", 4, []string{f0}},
 		{"torch.compile is the goto mechanism to increase performance of PyTorch models of…", 3, []string{f4}},
 	}
-	var got []Talk
+	var got []index.Talk
 	for _, tk := range loadSeeds(t).Talks {
 		if !tk.Scheduled {
 			got = append(got, tk)
@@ -85,7 +87,7 @@ func TestLoadSeedUnscheduled(t *testing.T) {
 			t.Errorf("unscheduled talk %d = %q, %d paragraphs, %v; want %q, %d, %v",
 				i, g.Title, len(splitParagraphs(g.Abstract)), g.Sources, w.title, w.paragraphs, w.sources)
 		}
-		if g.Kind != KindTalk || g.Speakers != nil || g.Track != "" || g.Level != "" || g.Room != "" || g.Start != nil || g.End != nil {
+		if g.Kind != index.KindTalk || g.Speakers != nil || g.Track != "" || g.Level != "" || g.Room != "" || g.Start != nil || g.End != nil {
 			t.Errorf("%q: an abstract-only talk has invented fields: %+v", g.Title, g)
 		}
 	}
@@ -98,20 +100,20 @@ func TestLoadSeedEveryParagraphOnce(t *testing.T) {
 	c := loadSeeds(t)
 	folded := make([]string, len(c.Talks))
 	for i, tk := range c.Talks {
-		folded[i] = " " + strings.Join(matchWords(tk.Abstract), " ") + " "
+		folded[i] = " " + strings.Join(analysis.MatchWords(tk.Abstract), " ") + " "
 	}
 	names, _ := fs.Glob(seeds.FS, "*.txt")
 	sourceText := map[string]string{}
 	total := 0
 	for _, name := range names {
 		data, _ := fs.ReadFile(seeds.FS, name)
-		sourceText[name] = " " + strings.Join(matchWords(string(data)), " ") + " "
+		sourceText[name] = " " + strings.Join(analysis.MatchWords(string(data)), " ") + " "
 		if name == schedSeed {
 			continue
 		}
 		for _, p := range ParseAbstracts(name, data).Paragraphs {
 			total++
-			words := " " + strings.Join(matchWords(p.Text), " ") + " "
+			words := " " + strings.Join(analysis.MatchWords(p.Text), " ") + " "
 			var in []string
 			for i, f := range folded {
 				if strings.Contains(f, words) {
@@ -128,7 +130,7 @@ func TestLoadSeedEveryParagraphOnce(t *testing.T) {
 	}
 	for _, tk := range c.Talks {
 		for _, p := range splitParagraphs(tk.Abstract) {
-			words := " " + strings.Join(matchWords(p), " ") + " "
+			words := " " + strings.Join(analysis.MatchWords(p), " ") + " "
 			found := false
 			for _, s := range tk.Sources {
 				found = found || strings.Contains(sourceText[s], words)
@@ -143,7 +145,7 @@ func TestLoadSeedEveryParagraphOnce(t *testing.T) {
 // TestLoadSeedJudgedTalks checks that every talk of the relevance
 // judgments exists, with its schedule title (or none) and abstract start.
 func TestLoadSeedJudgedTalks(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "ingest", "judged-talks.tsv"))
+	f, err := os.Open(filepath.Join("testdata", "judged-talks.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +239,7 @@ func TestLoadSeedOrder(t *testing.T) {
 // (re-wrapped lines, "!" for ".", a non-breaking hyphen) and talks that
 // begin with "In this talk" as well as continue with it.
 func TestLoadSplitFixture(t *testing.T) {
-	c, err := Load(os.DirFS(filepath.Join("testdata", "ingest", "split")))
+	c, err := Load(os.DirFS(filepath.Join("testdata", "split")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +272,7 @@ func TestLoadSplitFixture(t *testing.T) {
 		t.Errorf("talks (-want +got):\n%s", d)
 	}
 	opening := c.Talks[0].Speakers
-	wantSpeakers := []Speaker{{Name: "Ada Lovelace", Affiliation: "Chief Engine Officer - Analytics, Babbage & Co"}, {Name: "Charles Babbage", Affiliation: "Babbage & Co"}}
+	wantSpeakers := []index.Speaker{{Name: "Ada Lovelace", Affiliation: "Chief Engine Officer - Analytics, Babbage & Co"}, {Name: "Charles Babbage", Affiliation: "Babbage & Co"}}
 	if d := cmp.Diff(wantSpeakers, opening); d != "" {
 		t.Errorf("speakers (-want +got):\n%s", d)
 	}
@@ -290,7 +292,7 @@ func TestLoadSplitFixture(t *testing.T) {
 // schedule with truncated blocks, next to a good dump. Each problem is a
 // warning with its file (and line); the rest ingests.
 func TestLoadBadInput(t *testing.T) {
-	c, err := Load(os.DirFS(filepath.Join("testdata", "ingest", "bad")))
+	c, err := Load(os.DirFS(filepath.Join("testdata", "bad")))
 	if err != nil {
 		t.Fatal(err)
 	}

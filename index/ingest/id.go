@@ -1,10 +1,12 @@
-package index
+package ingest
 
 import (
 	"crypto/sha1"
 	"encoding/hex"
 	"strings"
 	"time"
+
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // Slug limits: enough words to recognise the talk in a URL, short enough to
@@ -30,7 +32,7 @@ func TalkID(title, identity string) string {
 // ScheduledIdentity identifies a scheduled session by its folded title and
 // start time, so the two "Coffee Break"s of the day get different ids.
 func ScheduledIdentity(title string, start *time.Time) string {
-	id := strings.Join(matchWords(title), " ")
+	id := strings.Join(analysis.MatchWords(title), " ")
 	if start != nil {
 		id += "|" + start.Format(time.RFC3339)
 	}
@@ -41,7 +43,7 @@ func ScheduledIdentity(title string, start *time.Time) string {
 // the folded words of its first paragraph: the same text in any dump, with
 // any quotes, dashes or line breaks, gives the same id.
 func AbstractIdentity(firstParagraph string) string {
-	return strings.Join(matchWords(firstParagraph), " ")
+	return strings.Join(analysis.MatchWords(firstParagraph), " ")
 }
 
 // Slug lower-cases the first words of s to ASCII [a-z0-9] joined by "-".
@@ -49,7 +51,7 @@ func AbstractIdentity(firstParagraph string) string {
 func Slug(s string) string {
 	var b strings.Builder
 	words := 0
-	for _, w := range matchWords(s) {
+	for _, w := range analysis.MatchWords(s) {
 		w = asciiOnly(w)
 		if w == "" {
 			continue

@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"os"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/talksearch/talksearch/index"
 )
 
 const schedSeed = "003_dfd754d9b55d5906.txt"
 
 func readSeed(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "seeds", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "seeds", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func at(hhmm string) *time.Time {
 
 // findTalk returns the talk with this title starting at hhmm ("" for an
 // unscheduled talk).
-func findTalk(t *testing.T, talks []Talk, title, hhmm string) Talk {
+func findTalk(t *testing.T, talks []index.Talk, title, hhmm string) index.Talk {
 	t.Helper()
 	for _, tk := range talks {
 		if tk.Title != title {
@@ -43,7 +44,7 @@ func findTalk(t *testing.T, talks []Talk, title, hhmm string) Talk {
 		}
 	}
 	t.Fatalf("no talk %q at %q", title, hhmm)
-	return Talk{}
+	return index.Talk{}
 }
 
 func TestParseSchedSeedCounts(t *testing.T) {
@@ -54,7 +55,7 @@ func TestParseSchedSeedCounts(t *testing.T) {
 	if len(s.Warnings) != 0 {
 		t.Errorf("warnings on the real schedule: %v", s.Warnings)
 	}
-	kinds := map[Kind]int{}
+	kinds := map[index.Kind]int{}
 	levels := 0
 	for _, tk := range s.Talks {
 		kinds[tk.Kind]++
@@ -68,7 +69,7 @@ func TestParseSchedSeedCounts(t *testing.T) {
 			t.Errorf("%q: start %v, want 2026 (the page header's 2025 is wrong)", tk.Title, tk.Start)
 		}
 	}
-	want := map[Kind]int{KindKeynote: 5, KindLightning: 26, KindBOF: 2, KindMeet: 2, KindSponsor: 3, KindBreak: 5, KindTalk: 19}
+	want := map[index.Kind]int{index.KindKeynote: 5, index.KindLightning: 26, index.KindBOF: 2, index.KindMeet: 2, index.KindSponsor: 3, index.KindBreak: 5, index.KindTalk: 19}
 	if d := cmp.Diff(want, kinds); d != "" {
 		t.Errorf("talks per kind (-want +got):\n%s", d)
 	}
@@ -84,146 +85,146 @@ func TestParseSchedSeedFields(t *testing.T) {
 	src := []string{schedSeed}
 	tests := []struct {
 		name       string
-		want       Talk // Abstract is checked by the three fields below
+		want       index.Talk // Abstract is checked by the three fields below
 		start, end string
 		paragraphs int
 	}{
 		{
 			name: "keynote without abstract, two speakers, ' - ' in an affiliation, missing space after a comma",
-			want: Talk{ID: "keynote-vllm-ray-updates-813549", Title: "Keynote: vLLM & Ray Updates",
-				Speakers: []Speaker{
+			want: index.Talk{ID: "keynote-vllm-ray-updates-813549", Title: "Keynote: vLLM & Ray Updates",
+				Speakers: []index.Speaker{
 					{Name: "Tyler Michael Smith", Affiliation: "Chief Architect - Inference Engineering, Red Hat"},
 					{Name: "Artur Niederfahrenhorst", Affiliation: "Member of Technical Staff, Anyscale"}},
 				Track: "Keynote Sessions", Level: "Any", Room: "Master Stage", Start: at("09:10"), End: at("09:25"),
-				Kind: KindKeynote, Scheduled: true, Sources: src},
+				Kind: index.KindKeynote, Scheduled: true, Sources: src},
 		},
 		{
 			name: "keynote 'Name, Role, Org', abstract followed by bio and slide file",
-			want: Talk{ID: "keynote-pytorch-cto-f14e6d", Title: "Keynote: PyTorch CTO",
-				Speakers: []Speaker{{Name: "Matt White", Affiliation: "Global CTO of AI, Linux Foundation"}},
+			want: index.Talk{ID: "keynote-pytorch-cto-f14e6d", Title: "Keynote: PyTorch CTO",
+				Speakers: []index.Speaker{{Name: "Matt White", Affiliation: "Global CTO of AI, Linux Foundation"}},
 				Track:    "Keynote Sessions", Level: "Any", Room: "Master Stage", Start: at("09:00"), End: at("09:10"),
-				Kind: KindKeynote, Scheduled: true, Sources: src},
+				Kind: index.KindKeynote, Scheduled: true, Sources: src},
 			start:      "Matt White, Global CTO of AI and CTO at PyTorch Foundation will provide",
 			end:        "ecosystem and projects and working groups",
 			paragraphs: 1,
 		},
 		{
 			name: "multi-speaker: groups separated by ';', Speakers section in another order",
-			want: Talk{ID: "birds-of-a-feather-disaggregated-tokenization-2a9a90",
+			want: index.Talk{ID: "birds-of-a-feather-disaggregated-tokenization-2a9a90",
 				Title: "Birds of A Feather: Disaggregated Tokenization: Building Toward Tokens-In-Tokens-Out LLM Inference",
-				Speakers: []Speaker{
+				Speakers: []index.Speaker{
 					{Name: "Maroon Ayoub", Affiliation: "IBM Research"},
 					{Name: "Hang Yin", Affiliation: "Alibaba Cloud"},
 					{Name: "Xi Ning Wang", Affiliation: "Alibaba Cloud"},
 					{Name: "Nili Guy", Affiliation: "IBM"},
 					{Name: "Hyunkyun Moon", Affiliation: "Moreh"}},
 				Track: "Birds of A Feather", Room: "Open Platform", Start: at("10:05"), End: at("10:35"),
-				Kind: KindBOF, Scheduled: true, Sources: src},
+				Kind: index.KindBOF, Scheduled: true, Sources: src},
 			start:      "LLMs are token-in, token-out - but our serving stacks aren't.",
 			end:        "then open the floor.",
 			paragraphs: 3,
 		},
 		{
 			name: "talk with '• Audience Level Any', 'A & B, Org'",
-			want: Talk{ID: "bringing-pytorch-monarch-to-amd-gpus-54ae28",
+			want: index.Talk{ID: "bringing-pytorch-monarch-to-amd-gpus-54ae28",
 				Title:    "Bringing PyTorch Monarch to AMD GPUs: Single-Controller Distributed Training on ROCm",
-				Speakers: []Speaker{{Name: "Liz Li", Affiliation: "AMD"}, {Name: "Zachary Streeter", Affiliation: "AMD"}},
+				Speakers: []index.Speaker{{Name: "Liz Li", Affiliation: "AMD"}, {Name: "Zachary Streeter", Affiliation: "AMD"}},
 				Track:    "Training Systems", Level: "Any", Room: "Founders Cafe", Start: at("11:05"), End: at("11:30"),
-				Kind: KindTalk, Scheduled: true, Sources: src},
+				Kind: index.KindTalk, Scheduled: true, Sources: src},
 			start:      "PyTorch Monarch introduces a new distributed programming paradigm",
 			end:        "cluster-wide experimentation across accelerator platforms.",
 			paragraphs: 4,
 		},
 		{
 			name: "break: the second Coffee Break, menu kept as its abstract",
-			want: Talk{ID: "coffee-break-edeeda", Title: "Coffee Break",
+			want: index.Talk{ID: "coffee-break-edeeda", Title: "Coffee Break",
 				Track: "Breaks/Exhibits/Special Events", Room: "Open Platform", Start: at("14:55"), End: at("15:25"),
-				Kind: KindBreak, Scheduled: true, Sources: src},
+				Kind: index.KindBreak, Scheduled: true, Sources: src},
 			start:      "Menu:\n-Lemon cake\n-Caramelized arlette\n",
 			end:        "-Chocolate Cookie (GF, Vegan)",
 			paragraphs: 1,
 		},
 		{
 			name: "lightning talk whose title contains ' - '",
-			want: Talk{ID: "lightning-talk-trinity-large-torchtitan-on-46bf4b",
+			want: index.Talk{ID: "lightning-talk-trinity-large-torchtitan-on-46bf4b",
 				Title:    "Lightning Talk: Trinity Large - Torchtitan on 2000+ B300s",
-				Speakers: []Speaker{{Name: "Matej Sirovatka", Affiliation: "Prime Intellect"}},
+				Speakers: []index.Speaker{{Name: "Matej Sirovatka", Affiliation: "Prime Intellect"}},
 				Track:    "Training Systems", Room: "Founders Cafe", Start: at("15:25"), End: at("15:35"),
-				Kind: KindLightning, Scheduled: true, Sources: src},
+				Kind: index.KindLightning, Scheduled: true, Sources: src},
 			start:      "In this talk, we'll cover how to use torchtitan",
 			end:        "pitfalls to avoid in your own large-scale training runs.",
 			paragraphs: 1,
 		},
 		{
 			name: "sponsor activity: no speakers, no Sponsor/Location lines, no data-sharing notice",
-			want: Talk{ID: "sponsor-activity-validating-ai-on-cpus-d88919",
+			want: index.Talk{ID: "sponsor-activity-validating-ai-on-cpus-d88919",
 				Title: "Sponsor Activity - Validating AI on CPUs: The vLLM 3-Phase Evaluation Framework",
 				Track: "Breaks/Exhibits/Special Events", Room: "Open Platform", Start: at("10:25"), End: at("10:40"),
-				Kind: KindSponsor, Scheduled: true, Sources: src},
+				Kind: index.KindSponsor, Scheduled: true, Sources: src},
 			start:      "Stop guessing your hardware capabilities.",
 			end:        "Join us for a demo!",
 			paragraphs: 1,
 		},
 		{
 			name: "meet the developers: no speakers in the title, taken from the Speakers section",
-			want: Talk{ID: "meet-the-vllm-maintainers-be6bb9", Title: "Meet the vLLM Maintainers",
-				Speakers: []Speaker{
+			want: index.Talk{ID: "meet-the-vllm-maintainers-be6bb9", Title: "Meet the vLLM Maintainers",
+				Speakers: []index.Speaker{
 					{Name: "Tyler Michael Smith", Affiliation: "Chief Architect - Inference Engineering, Red Hat"},
 					{Name: "Nicolò Lucchesi", Affiliation: "Senior Machine Learning Engineer, Red Hat"}},
 				Track: "Meet the Developers", Level: "Any", Room: "Open Platform", Start: at("10:05"), End: at("10:35"),
-				Kind: KindMeet, Scheduled: true, Sources: src},
+				Kind: index.KindMeet, Scheduled: true, Sources: src},
 			start:      "Meet the core maintainers of vLLM at this session!",
 			end:        "under the hood.",
 			paragraphs: 1,
 		},
 		{
 			name: "speakers spelled differently in the section (Gabrielle US), four names before one affiliation",
-			want: Talk{ID: "birds-of-a-feather-nccl-in-69fe14",
+			want: index.Talk{ID: "birds-of-a-feather-nccl-in-69fe14",
 				Title: "Birds of A Feather: NCCL in the Wild: Scaling Communications To Thousands of GPUs",
-				Speakers: []Speaker{{Name: "Jeff Hammond", Affiliation: "NVIDIA"}, {Name: "Gabrielle Talavera", Affiliation: "NVIDIA"},
+				Speakers: []index.Speaker{{Name: "Jeff Hammond", Affiliation: "NVIDIA"}, {Name: "Gabrielle Talavera", Affiliation: "NVIDIA"},
 					{Name: "Ke Wen", Affiliation: "NVIDIA"}, {Name: "Asma Farjallah", Affiliation: "NVIDIA"}},
 				Track: "Birds of A Feather", Room: "Open Platform", Start: at("14:55"), End: at("15:20"),
-				Kind: KindBOF, Scheduled: true, Sources: src},
+				Kind: index.KindBOF, Scheduled: true, Sources: src},
 			start:      "We will share the latest updates to NCCL",
 			end:        "(handling failed nodes without a restart).",
 			paragraphs: 2,
 		},
 		{
 			name: "sponsored session, speakers without photo (initials), typo in the title line",
-			want: Talk{ID: "sponsored-session-fault-tolerant-training-how-97b7c8",
+			want: index.Talk{ID: "sponsored-session-fault-tolerant-training-how-97b7c8",
 				Title:    "Sponsored Session: Fault-Tolerant Training: How We Build Reliable Clusters for Distributed AI Workloads",
-				Speakers: []Speaker{{Name: "Cyril Konkratenko", Affiliation: "Nebius"}, {Name: "Maurits de Groot", Affiliation: "Nebius"}},
+				Speakers: []index.Speaker{{Name: "Cyril Konkratenko", Affiliation: "Nebius"}, {Name: "Maurits de Groot", Affiliation: "Nebius"}},
 				Track:    "Training Systems", Room: "Junior Stage", Start: at("15:55"), End: at("16:20"),
-				Kind: KindSponsor, Scheduled: true, Sources: src},
+				Kind: index.KindSponsor, Scheduled: true, Sources: src},
 			start:      "Large-scale distributed AI training is highly sensitive",
 			end:        "efficiency of long-running AI workloads.",
 			paragraphs: 1,
 		},
 		{
 			name: "' - ' in title and affiliation, section spells 'Dave'",
-			want: Talk{ID: "lightning-talk-building-a-pytorch-native-16ff7c",
+			want: index.Talk{ID: "lightning-talk-building-a-pytorch-native-16ff7c",
 				Title: "Lightning Talk: Building a PyTorch‑native VLLM Plugin for IBM Spyre",
-				Speakers: []Speaker{{Name: "Thomas Parnell", Affiliation: "IBM Research"},
+				Speakers: []index.Speaker{{Name: "Thomas Parnell", Affiliation: "IBM Research"},
 					{Name: "Thomas Ortner", Affiliation: "IBM Research Europe - Zurich"}},
 				Track: "Frameworks & Compilers", Room: "Junior Stage", Start: at("14:45"), End: at("14:55"),
-				Kind: KindLightning, Scheduled: true, Sources: src},
+				Kind: index.KindLightning, Scheduled: true, Sources: src},
 			start:      "IBM Spyre is an AI accelerator",
 			end:        "a wider variety of accelerators and use cases.",
 			paragraphs: 3,
 		},
 		{
 			name: "registration spans the day, no abstract",
-			want: Talk{ID: "registration-badge-pick-up-b32ce0", Title: "Registration & Badge Pick-Up",
+			want: index.Talk{ID: "registration-badge-pick-up-b32ce0", Title: "Registration & Badge Pick-Up",
 				Track: "Breaks/Exhibits/Special Events", Room: "Lobby", Start: at("08:00"), End: at("15:25"),
-				Kind: KindBreak, Scheduled: true, Sources: src},
+				Kind: index.KindBreak, Scheduled: true, Sources: src},
 		},
 		{
 			name: "last block before the sidebar; speaker name with a trailing ' -' in the section",
-			want: Talk{ID: "de-mystifying-pytorch-for-asics-when-5881fc",
+			want: index.Talk{ID: "de-mystifying-pytorch-for-asics-when-5881fc",
 				Title:    "De-mystifying PyTorch for ASICs: When (and Why) To Move Your Development To AI Accelerators",
-				Speakers: []Speaker{{Name: "Alpha Romer Coma", Affiliation: "Kollab Philippines"}},
+				Speakers: []index.Speaker{{Name: "Alpha Romer Coma", Affiliation: "Kollab Philippines"}},
 				Track:    "Frameworks & Compilers", Room: "Central Room", Start: at("16:25"), End: at("16:50"),
-				Kind: KindTalk, Scheduled: true, Sources: src},
+				Kind: index.KindTalk, Scheduled: true, Sources: src},
 			start:      "GPU availability and cost are squeezing ML teams",
 			end:        "is ready for the ASIC leap.",
 			paragraphs: 4,
@@ -232,7 +233,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := findTalk(t, talks, tt.want.Title, tt.want.Start.Format("15:04"))
-			if d := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(Talk{}, "Abstract")); d != "" {
+			if d := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(index.Talk{}, "Abstract")); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 			paras := splitParagraphs(got.Abstract)
@@ -315,7 +316,7 @@ func TestParseSchedNoBioNoBoilerplate(t *testing.T) {
 
 func TestParseSchedTruncated(t *testing.T) {
 	const file = "003_truncated.txt"
-	data, err := os.ReadFile(filepath.Join("testdata", "ingest", "bad", file))
+	data, err := os.ReadFile(filepath.Join("testdata", "bad", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,9 +333,9 @@ func TestParseSchedTruncated(t *testing.T) {
 		t.Fatalf("blocks, talks = %d, %d; want 3, 2", s.Blocks, len(s.Talks))
 	}
 	cut := s.Talks[1]
-	want := Talk{ID: cut.ID, Title: "Cut Short", Speakers: []Speaker{{Name: "Alan Turing", Affiliation: "Bletchley"}},
+	want := index.Talk{ID: cut.ID, Title: "Cut Short", Speakers: []index.Speaker{{Name: "Alan Turing", Affiliation: "Bletchley"}},
 		Abstract: "This abstract is all that survived of the block.", Room: "Central Room",
-		Start: at("10:00"), End: at("10:25"), Kind: KindTalk, Scheduled: true, Sources: []string{file}}
+		Start: at("10:00"), End: at("10:25"), Kind: index.KindTalk, Scheduled: true, Sources: []string{file}}
 	if d := cmp.Diff(want, cut); d != "" {
 		t.Errorf("truncated block (-want +got):\n%s", d)
 	}
@@ -343,19 +344,19 @@ func TestParseSchedTruncated(t *testing.T) {
 func TestSessionKind(t *testing.T) {
 	tests := []struct {
 		title, track string
-		want         Kind
+		want         index.Kind
 	}{
-		{"Keynote: PyTorch CTO", "Keynote Sessions", KindKeynote},
-		{"Sponsored Keynote: Open Source Infrastructure", "Keynote Sessions", KindKeynote},
-		{"Lightning Talk: Monarch", "Frameworks & Compilers", KindLightning},
-		{"Birds of A Feather: NCCL in the Wild", "Birds of A Feather", KindBOF},
-		{"Meet the Ray Maintainers", "Meet the Developers", KindMeet},
-		{"Robots in the Wild", "Poster Presentations", KindPoster},
-		{"Sponsor Activity - Lobster Trap", "Breaks/Exhibits/Special Events", KindSponsor},
-		{"Sponsored Session: Fault-Tolerant Training", "Training Systems", KindSponsor},
-		{"Attendee Lunch", "Breaks/Exhibits/Special Events", KindBreak},
-		{"Community Expo", "Breaks/Exhibits/Special Events", KindBreak},
-		{"Fp8 Training From Hopper To Blackwell", "Training Systems", KindTalk},
+		{"Keynote: PyTorch CTO", "Keynote Sessions", index.KindKeynote},
+		{"Sponsored Keynote: Open Source Infrastructure", "Keynote Sessions", index.KindKeynote},
+		{"Lightning Talk: Monarch", "Frameworks & Compilers", index.KindLightning},
+		{"Birds of A Feather: NCCL in the Wild", "Birds of A Feather", index.KindBOF},
+		{"Meet the Ray Maintainers", "Meet the Developers", index.KindMeet},
+		{"Robots in the Wild", "Poster Presentations", index.KindPoster},
+		{"Sponsor Activity - Lobster Trap", "Breaks/Exhibits/Special Events", index.KindSponsor},
+		{"Sponsored Session: Fault-Tolerant Training", "Training Systems", index.KindSponsor},
+		{"Attendee Lunch", "Breaks/Exhibits/Special Events", index.KindBreak},
+		{"Community Expo", "Breaks/Exhibits/Special Events", index.KindBreak},
+		{"Fp8 Training From Hopper To Blackwell", "Training Systems", index.KindTalk},
 	}
 	for _, tt := range tests {
 		if got := sessionKind(tt.title, tt.track); got != tt.want {
@@ -409,7 +410,7 @@ func TestParseSchedUnknownSpeaker(t *testing.T) {
 		t.Fatalf("%d talks, want 1", len(s.Talks))
 	}
 	got := s.Talks[0]
-	if got.Title != "Widgets - Part Two" || !cmp.Equal(got.Speakers, []Speaker{{Name: "Ada Lovelace", Affiliation: "Engineer, Babbage & Co"}}) {
+	if got.Title != "Widgets - Part Two" || !cmp.Equal(got.Speakers, []index.Speaker{{Name: "Ada Lovelace", Affiliation: "Engineer, Babbage & Co"}}) {
 		t.Errorf("title %q, speakers %v", got.Title, got.Speakers)
 	}
 	want := []Warning{{File: "p.txt", Line: 3, Msg: `session block "Widgets - Part Two - Zed Zulu, Acme": no speaker of the Speakers section found after a " - " in the title line; speakers taken from the section`}}

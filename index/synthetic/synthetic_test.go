@@ -1,22 +1,29 @@
-package index
+package synthetic
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
+	"github.com/talksearch/talksearch/seeds"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestSyntheticDeterministic(t *testing.T) {
-	a, b := Synthetic(300, 42), Synthetic(300, 42)
+	a, b := Talks(seedTalks(t), 300, 42), Talks(seedTalks(t), 300, 42)
 	if len(a) != 300 {
 		t.Fatalf("len = %d", len(a))
 	}
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Fatalf("same seed, different talks:\n%s", diff)
 	}
-	c := Synthetic(300, 43)
+	c := Talks(seedTalks(t), 300, 43)
 	same := 0
 	for i := range a {
 		if a[i].Title == c[i].Title {
@@ -26,11 +33,11 @@ func TestSyntheticDeterministic(t *testing.T) {
 	if same > 30 {
 		t.Errorf("seeds 42 and 43 share %d of 300 titles", same)
 	}
-	if got := Synthetic(0, 1); len(got) != 0 {
-		t.Errorf("Synthetic(0) = %d talks", len(got))
+	if got := Talks(seedTalks(t), 0, 1); len(got) != 0 {
+		t.Errorf("Talks(0) = %d talks", len(got))
 	}
-	if got := SyntheticFrom(nil, 5, 1); got != nil {
-		t.Errorf("SyntheticFrom(nil) = %v", got)
+	if got := Talks(nil, 5, 1); got != nil {
+		t.Errorf("Talks(nil) = %v", got)
 	}
 }
 
@@ -39,7 +46,7 @@ func TestSyntheticDeterministic(t *testing.T) {
 // CamelCase name, and the shares of talks without a value are close.
 func TestSyntheticLooksLikeSeeds(t *testing.T) {
 	seedsT := seedTalks(t)
-	syn := Synthetic(5000, 7)
+	syn := Talks(seedTalks(t), 5000, 7)
 	values := map[string]bool{}
 	words := map[string]bool{}
 	for _, s := range seedsT {
@@ -74,7 +81,7 @@ func TestSyntheticLooksLikeSeeds(t *testing.T) {
 		for _, w := range strings.Fields(s.Title + " " + s.Abstract) {
 			wordCount++
 			if !words[w] {
-				if isCamelName(strings.TrimSuffix(w, ".")) {
+				if inventedName.MatchString(strings.TrimSuffix(w, ".")) {
 					inventedCount++
 					invented[w] = true
 				} else if !words[strings.TrimSuffix(w, ".")] {
@@ -104,7 +111,7 @@ func TestSyntheticLooksLikeSeeds(t *testing.T) {
 }
 
 func TestSyntheticIndexes(t *testing.T) {
-	idx, err := Build(Synthetic(500, 1))
+	idx, err := index.Build(Talks(seedTalks(t), 500, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +119,38 @@ func TestSyntheticIndexes(t *testing.T) {
 	if n, _ := idx.DocCount(); n != 500 {
 		t.Errorf("DocCount = %d", n)
 	}
-	res, err := idx.Search(bleve.NewSearchRequest(matchField(FieldAbstract, "PyTorch")))
+	res, err := idx.Search(bleve.NewSearchRequest(abstractMatch("PyTorch")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Total < 100 {
 		t.Errorf("PyTorch in %d of 500 synthetic abstracts, want a realistic share", res.Total)
 	}
+}
+
+// seedTalks are the embedded seeds' talks, ingested.
+func seedTalks(tb testing.TB) []index.Talk {
+	tb.Helper()
+	c, err := ingest.Load(seeds.FS)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c.Talks
+}
+
+func BenchmarkTalks(b *testing.B) {
+	base := seedTalks(b)
+	for b.Loop() {
+		Talks(base, 1000, 1)
+	}
+}
+
+// inventedName is the shape of the product names the generator invents:
+// two or more capitalised corpus words run together.
+var inventedName = regexp.MustCompile(`^[A-Z][a-z]+([A-Z][a-z]{2,})+$`)
+
+func abstractMatch(text string) *query.MatchQuery {
+	q := bleve.NewMatchQuery(text)
+	q.SetField(index.FieldAbstract)
+	return q
 }

@@ -1,4 +1,4 @@
-package search
+package syntax
 
 import (
 	"strings"
@@ -6,28 +6,28 @@ import (
 	"unicode/utf8"
 )
 
-// parsed is a user's query as typed into a search box, split into its parts.
+// Query is a user's query as typed into a search box, split into its parts.
 // Parsing never fails: anything that is not recognisable syntax is a plain
 // word, so `C++`, `<1ms`, `torch.compile` or an unbalanced quote still
 // search for what was typed.
-type parsed struct {
+type Query struct {
 	Words    []string // plain words: every one counts, none is required
 	Phrases  []string // "quoted phrases": required, words adjacent
-	Fields   []fieldClause
+	Fields   []Field
 	Excludes []string // -word or -"phrase": talks containing it are dropped
-	raw      string   // the input, for suggestions that keep its form
+	Raw      string   // the input, for suggestions that keep its form
 }
 
-// fieldClause is a `prefix:value` part of a query.
-type fieldClause struct {
-	Prefix string // one of the fieldPrefixes keys
+// Field is a `prefix:value` part of a query.
+type Field struct {
+	Prefix string // one of the FieldPrefixes keys
 	Value  string
 	Phrase bool // the value was quoted
 }
 
-// fieldPrefixes maps what a user may type before a colon to the canonical
+// FieldPrefixes maps what a user may type before a colon to the canonical
 // prefix; other `x:` forms (`torch.compile:`, `http:`) stay plain words.
-var fieldPrefixes = map[string]string{
+var FieldPrefixes = map[string]string{
 	"title":    "title",
 	"speaker":  "speaker",
 	"speakers": "speaker",
@@ -38,15 +38,15 @@ var fieldPrefixes = map[string]string{
 
 // empty says whether the query asks for nothing in particular, which lists
 // every talk.
-func (p parsed) empty() bool {
+func (p Query) empty() bool {
 	return len(p.Words) == 0 && len(p.Phrases) == 0 && len(p.Fields) == 0 && len(p.Excludes) == 0
 }
 
 // parseQuery splits user input into words, phrases, field clauses and
 // exclusions. A quote left open runs to the end of the input.
-func parseQuery(s string) parsed {
+func Parse(s string) Query {
 	s = strings.ToValidUTF8(s, " ")
-	p := parsed{raw: s}
+	p := Query{Raw: s}
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -105,7 +105,7 @@ func parseQuery(s string) parsed {
 		case negate:
 			p.Excludes = append(p.Excludes, val)
 		case prefix != "":
-			p.Fields = append(p.Fields, fieldClause{Prefix: prefix, Value: val, Phrase: quoted})
+			p.Fields = append(p.Fields, Field{Prefix: prefix, Value: val, Phrase: quoted})
 		case quoted && strings.ContainsRune(val, ' '):
 			p.Phrases = append(p.Phrases, val)
 		default:
@@ -123,7 +123,7 @@ func cutPrefix(s string) (name, rest string, ok bool) {
 	if colon <= 0 || colon+1 >= len(s) || isSpaceByte(s[colon+1]) {
 		return "", s, false
 	}
-	name, ok = fieldPrefixes[strings.ToLower(s[:colon])]
+	name, ok = FieldPrefixes[strings.ToLower(s[:colon])]
 	if !ok {
 		return "", s, false
 	}
