@@ -2,25 +2,45 @@ package index
 
 import "time"
 
-// Kind says what sort of session a talk is. It decides, among other things,
-// which talks can be "related" (never breaks) and how the page labels them.
+// Kind says what sort of session a talk is, on one documented set whatever
+// the source calls it (ingest maps FOSDEM's types, pretalx submission types
+// and Sched title prefixes onto it). It decides, among other things, which
+// talks can be "related" (never breaks) and how the page labels them.
 type Kind string
 
 const (
-	KindKeynote   Kind = "keynote"   // "Keynote: …" and "Sponsored Keynote: …"
+	KindKeynote   Kind = "keynote"   // keynotes, also sponsored ones
 	KindTalk      Kind = "talk"      // a regular session (also abstract-only talks)
-	KindLightning Kind = "lightning" // "Lightning Talk: …"
-	KindBOF       Kind = "bof"       // "Birds of A Feather: …"
+	KindLightning Kind = "lightning" // lightning talks
+	KindBOF       Kind = "bof"       // birds of a feather, meetups
+	KindWorkshop  Kind = "workshop"  // workshops, tutorials, hands-on labs
+	KindPanel     Kind = "panel"     // panels and fireside chats
 	KindMeet      Kind = "meet"      // "Meet the … Maintainers" (track Meet the Developers)
 	KindPoster    Kind = "poster"    // poster presentations
 	KindSponsor   Kind = "sponsor"   // "Sponsor Activity - …", "Sponsored Session: …"
 	KindBreak     Kind = "break"     // coffee, lunch, registration, expo
+	KindOther     Kind = "other"     // a type the source names that fits none of these
 )
+
+// Kinds is the documented set, in the order pages list them.
+var Kinds = []Kind{KindKeynote, KindTalk, KindLightning, KindWorkshop, KindPanel, KindBOF,
+	KindMeet, KindPoster, KindSponsor, KindBreak, KindOther}
 
 // Speaker is one person presenting a talk.
 type Speaker struct {
 	Name        string `json:"name"`
 	Affiliation string `json:"affiliation,omitempty"`
+	// SourceID is the source's own id of the person (pretalx speaker code,
+	// frab person id), where it has one: the same id on two talks is the
+	// same person whatever the spelling of the name.
+	SourceID string `json:"source_id,omitempty"`
+}
+
+// Conference is the event a talk belongs to. ID is URL-safe and unique
+// among the conferences loaded ("fosdem-2025"); Name is for people.
+type Conference struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // Talk is the one model of a conference session that every package shares:
@@ -28,25 +48,43 @@ type Speaker struct {
 // and the web shows it. A field the data does not state stays empty (nil
 // times, empty strings): nothing is invented.
 //
-// Its JSON form is the data contract of `talksearch export`.
+// Its JSON form is the data contract of `talksearch export`, which
+// `talksearch index --seeds FILE.jsonl` reads back unchanged.
 type Talk struct {
-	// ID is stable across runs and URL-safe: a slug of the title plus a
-	// short hash of the talk's identifying content (see TalkID).
-	ID    string `json:"id"`
-	Title string `json:"title"`
+	// ID is stable across runs, URL-safe and unique across conferences: a
+	// slug of the title plus a short hash of the talk's identity (see
+	// ingest.TalkID).
+	ID         string     `json:"id"`
+	Conference Conference `json:"conference"`
+	// SourceID is the source's own id of the session (frab event id,
+	// pretalx code, iCalendar UID); empty for the Sched text dumps.
+	SourceID string `json:"source_id,omitempty"`
+	Title    string `json:"title"`
 	// Speakers in the order the schedule lists them.
 	Speakers []Speaker `json:"speakers,omitempty"`
 	// Abstract keeps paragraphs separated by a blank line ("\n\n"); line
-	// breaks inside a paragraph (lists) are kept as "\n".
-	Abstract string     `json:"abstract,omitempty"`
-	Track    string     `json:"track,omitempty"`
-	Level    string     `json:"level,omitempty"`
-	Room     string     `json:"room,omitempty"`
-	Start    *time.Time `json:"start,omitempty"`
-	End      *time.Time `json:"end,omitempty"`
-	Kind     Kind       `json:"kind"`
-	// Scheduled is true for talks found in the schedule dump, false for
-	// talks known only from the abstract dumps.
+	// breaks inside a paragraph (lists) are kept as "\n". Description is
+	// the longer text some sources keep beside it, in the same form.
+	Abstract    string `json:"abstract,omitempty"`
+	Description string `json:"description,omitempty"`
+	Track       string `json:"track,omitempty"`
+	Level       string `json:"level,omitempty"`
+	Room        string `json:"room,omitempty"`
+	// Language is the talk's language as the source states it (a BCP 47
+	// tag such as "en" or "de").
+	Language string `json:"language,omitempty"`
+	// URL is the talk's page at the source.
+	URL string `json:"url,omitempty"`
+	// Start and End carry the conference's own zone (TimeZone), so their
+	// JSON form is RFC 3339 with the local offset.
+	Start *time.Time `json:"start,omitempty"`
+	End   *time.Time `json:"end,omitempty"`
+	// TimeZone is the IANA name of the conference's zone
+	// ("Europe/Brussels") where the source names one.
+	TimeZone string `json:"time_zone,omitempty"`
+	Kind     Kind   `json:"kind"`
+	// Scheduled is true for talks with a slot in a schedule, false for
+	// talks known only from abstract dumps or unscheduled submissions.
 	Scheduled bool `json:"scheduled"`
 	// Sources are the seed file names the talk was found in, sorted.
 	Sources []string `json:"sources"`

@@ -47,8 +47,9 @@ func at(hhmm string) *time.Time {
 var fakeTalks = map[string]*search.TalkDetail{
 	"monarch-on-rocm-1a2b": {
 		Talk: index.Talk{
-			ID:    "monarch-on-rocm-1a2b",
-			Title: "Monarch on ROCm: <1ms & beyond",
+			ID:         "monarch-on-rocm-1a2b",
+			Conference: index.Conference{ID: "pytorch-conference-europe-2026", Name: "PyTorch Conference Europe 2026"},
+			Title:      "Monarch on ROCm: <1ms & beyond",
 			Speakers: []index.Speaker{
 				{Name: "Ada Lovelace", Affiliation: "AMD"},
 				{Name: "Alan Turing"},

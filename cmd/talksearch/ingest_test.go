@@ -27,8 +27,8 @@ func TestExport(t *testing.T) {
 	if err != nil || stderr != "" {
 		t.Fatalf("export: %v, stderr %q", err, stderr)
 	}
-	allowed := []string{"id", "title", "speakers", "abstract", "track", "level", "room", "start", "end", "kind", "scheduled", "sources"}
-	required := []string{"id", "title", "kind", "scheduled", "sources"}
+	allowed := []string{"id", "conference", "source_id", "title", "speakers", "abstract", "description", "track", "level", "room", "language", "url", "start", "end", "time_zone", "kind", "scheduled", "sources"}
+	required := []string{"id", "conference", "title", "kind", "scheduled", "sources"}
 	var lines, scheduled int
 	var keynote map[string]any
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -69,7 +69,7 @@ func TestExport(t *testing.T) {
 	if lines != 73 || scheduled != 62 {
 		t.Errorf("%d talks, %d scheduled; want 73, 62", lines, scheduled)
 	}
-	want := `{"id":"keynote-pytorch-cto-f14e6d","title":"Keynote: PyTorch CTO",` +
+	want := `{"id":"keynote-pytorch-cto-f14e6d","conference":{"id":"pytorch-conference-europe-2026","name":"PyTorch Conference Europe 2026"},"title":"Keynote: PyTorch CTO",` +
 		`"speakers":[{"name":"Matt White","affiliation":"Global CTO of AI, Linux Foundation"}],` +
 		`"abstract":"Matt White, Global CTO of AI and CTO at PyTorch Foundation will provide an update on technical strategy, ecosystem and projects and working groups",` +
 		`"track":"Keynote Sessions","level":"Any","room":"Master Stage","start":"2026-04-08T09:00:00+02:00","end":"2026-04-08T09:10:00+02:00",` +

@@ -134,8 +134,19 @@ func Load(fsys fs.FS) (*Corpus, error) {
 		m.addDump(d, dumpNames[i])
 	}
 
+	// The dumps name no conference: their talks belong to the schedule's.
+	var conf index.Conference
+	for _, s := range scheds {
+		if s.Conference.ID != "" {
+			conf = s.Conference
+			break
+		}
+	}
 	for _, k := range m.talks {
 		t := k.talk
+		if t.Conference.ID == "" {
+			t.Conference = conf
+		}
 		sort.Strings(t.Sources)
 		c.Talks = append(c.Talks, t)
 		if !t.Scheduled {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/analysis"
 )
 
@@ -75,4 +76,17 @@ func asciiOnly(w string) string {
 		}
 		return -1
 	}, w)
+}
+
+// ConferenceNamed is the conference of that name, its id the slug of the
+// whole name ("PyTorch Conference Europe 2026" is
+// "pytorch-conference-europe-2026").
+func ConferenceNamed(name string) index.Conference {
+	var words []string
+	for _, w := range analysis.MatchWords(name) {
+		if w = asciiOnly(w); w != "" {
+			words = append(words, w)
+		}
+	}
+	return index.Conference{ID: strings.Join(words, "-"), Name: name}
 }

@@ -18,12 +18,17 @@ var CEST = time.FixedZone("CEST", 2*3600)
 
 // Schedule is what ParseSched found in a Sched schedule page.
 type Schedule struct {
-	Talks    []index.Talk // one per session block, in page order
+	// Conference is the event the page names ("You must be registered for
+	// PyTorch Conference Europe 2026 to participate"); zero if it names none.
+	Conference index.Conference
+	Talks      []index.Talk // one per session block, in page order
 	Blocks   int          // session blocks seen, including ones skipped with a warning
 	Warnings []Warning    // problems found; parsing went on
 }
 
 var (
+	// conferenceRE finds the event's name in Sched's registration notice.
+	conferenceRE = regexp.MustCompile(`registered for (.+?) to participate`)
 	// timeHeaderRE is the line that opens each session block ("10:35 CEST").
 	timeHeaderRE = regexp.MustCompile(`^(\d{1,2}):(\d{2}) CEST$`)
 	// dateLineRE is the session's date and time range, shown twice per block:
@@ -59,6 +64,9 @@ const sidebarStart = "• Filter By"
 func ParseSched(file string, data []byte) *Schedule {
 	lines := splitLines(data)
 	s := &Schedule{}
+	if m := conferenceRE.FindSubmatch(data); m != nil {
+		s.Conference = ConferenceNamed(cleanLine(string(m[1])))
+	}
 	var headers []int
 	for i, l := range lines {
 		if timeHeaderRE.MatchString(l) {
@@ -79,6 +87,7 @@ func ParseSched(file string, data []byte) *Schedule {
 				s.Blocks++
 			}
 			if t != nil {
+				t.Conference = s.Conference
 				s.Talks = append(s.Talks, *t)
 			}
 			if !ok || next <= i {

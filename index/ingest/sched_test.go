@@ -91,7 +91,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 	}{
 		{
 			name: "keynote without abstract, two speakers, ' - ' in an affiliation, missing space after a comma",
-			want: index.Talk{ID: "keynote-vllm-ray-updates-813549", Title: "Keynote: vLLM & Ray Updates",
+			want: index.Talk{ID: "keynote-vllm-ray-updates-813549", Conference: pytorchEurope, Title: "Keynote: vLLM & Ray Updates",
 				Speakers: []index.Speaker{
 					{Name: "Tyler Michael Smith", Affiliation: "Chief Architect - Inference Engineering, Red Hat"},
 					{Name: "Artur Niederfahrenhorst", Affiliation: "Member of Technical Staff, Anyscale"}},
@@ -100,7 +100,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "keynote 'Name, Role, Org', abstract followed by bio and slide file",
-			want: index.Talk{ID: "keynote-pytorch-cto-f14e6d", Title: "Keynote: PyTorch CTO",
+			want: index.Talk{ID: "keynote-pytorch-cto-f14e6d", Conference: pytorchEurope, Title: "Keynote: PyTorch CTO",
 				Speakers: []index.Speaker{{Name: "Matt White", Affiliation: "Global CTO of AI, Linux Foundation"}},
 				Track:    "Keynote Sessions", Level: "Any", Room: "Master Stage", Start: at("09:00"), End: at("09:10"),
 				Kind: index.KindKeynote, Scheduled: true, Sources: src},
@@ -110,7 +110,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "multi-speaker: groups separated by ';', Speakers section in another order",
-			want: index.Talk{ID: "birds-of-a-feather-disaggregated-tokenization-2a9a90",
+			want: index.Talk{ID: "birds-of-a-feather-disaggregated-tokenization-2a9a90", Conference: pytorchEurope,
 				Title: "Birds of A Feather: Disaggregated Tokenization: Building Toward Tokens-In-Tokens-Out LLM Inference",
 				Speakers: []index.Speaker{
 					{Name: "Maroon Ayoub", Affiliation: "IBM Research"},
@@ -126,7 +126,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "talk with '• Audience Level Any', 'A & B, Org'",
-			want: index.Talk{ID: "bringing-pytorch-monarch-to-amd-gpus-54ae28",
+			want: index.Talk{ID: "bringing-pytorch-monarch-to-amd-gpus-54ae28", Conference: pytorchEurope,
 				Title:    "Bringing PyTorch Monarch to AMD GPUs: Single-Controller Distributed Training on ROCm",
 				Speakers: []index.Speaker{{Name: "Liz Li", Affiliation: "AMD"}, {Name: "Zachary Streeter", Affiliation: "AMD"}},
 				Track:    "Training Systems", Level: "Any", Room: "Founders Cafe", Start: at("11:05"), End: at("11:30"),
@@ -137,7 +137,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "break: the second Coffee Break, menu kept as its abstract",
-			want: index.Talk{ID: "coffee-break-edeeda", Title: "Coffee Break",
+			want: index.Talk{ID: "coffee-break-edeeda", Conference: pytorchEurope, Title: "Coffee Break",
 				Track: "Breaks/Exhibits/Special Events", Room: "Open Platform", Start: at("14:55"), End: at("15:25"),
 				Kind: index.KindBreak, Scheduled: true, Sources: src},
 			start:      "Menu:\n-Lemon cake\n-Caramelized arlette\n",
@@ -146,7 +146,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "lightning talk whose title contains ' - '",
-			want: index.Talk{ID: "lightning-talk-trinity-large-torchtitan-on-46bf4b",
+			want: index.Talk{ID: "lightning-talk-trinity-large-torchtitan-on-46bf4b", Conference: pytorchEurope,
 				Title:    "Lightning Talk: Trinity Large - Torchtitan on 2000+ B300s",
 				Speakers: []index.Speaker{{Name: "Matej Sirovatka", Affiliation: "Prime Intellect"}},
 				Track:    "Training Systems", Room: "Founders Cafe", Start: at("15:25"), End: at("15:35"),
@@ -157,7 +157,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "sponsor activity: no speakers, no Sponsor/Location lines, no data-sharing notice",
-			want: index.Talk{ID: "sponsor-activity-validating-ai-on-cpus-d88919",
+			want: index.Talk{ID: "sponsor-activity-validating-ai-on-cpus-d88919", Conference: pytorchEurope,
 				Title: "Sponsor Activity - Validating AI on CPUs: The vLLM 3-Phase Evaluation Framework",
 				Track: "Breaks/Exhibits/Special Events", Room: "Open Platform", Start: at("10:25"), End: at("10:40"),
 				Kind: index.KindSponsor, Scheduled: true, Sources: src},
@@ -167,7 +167,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "meet the developers: no speakers in the title, taken from the Speakers section",
-			want: index.Talk{ID: "meet-the-vllm-maintainers-be6bb9", Title: "Meet the vLLM Maintainers",
+			want: index.Talk{ID: "meet-the-vllm-maintainers-be6bb9", Conference: pytorchEurope, Title: "Meet the vLLM Maintainers",
 				Speakers: []index.Speaker{
 					{Name: "Tyler Michael Smith", Affiliation: "Chief Architect - Inference Engineering, Red Hat"},
 					{Name: "Nicolò Lucchesi", Affiliation: "Senior Machine Learning Engineer, Red Hat"}},
@@ -179,7 +179,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "speakers spelled differently in the section (Gabrielle US), four names before one affiliation",
-			want: index.Talk{ID: "birds-of-a-feather-nccl-in-69fe14",
+			want: index.Talk{ID: "birds-of-a-feather-nccl-in-69fe14", Conference: pytorchEurope,
 				Title: "Birds of A Feather: NCCL in the Wild: Scaling Communications To Thousands of GPUs",
 				Speakers: []index.Speaker{{Name: "Jeff Hammond", Affiliation: "NVIDIA"}, {Name: "Gabrielle Talavera", Affiliation: "NVIDIA"},
 					{Name: "Ke Wen", Affiliation: "NVIDIA"}, {Name: "Asma Farjallah", Affiliation: "NVIDIA"}},
@@ -191,7 +191,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "sponsored session, speakers without photo (initials), typo in the title line",
-			want: index.Talk{ID: "sponsored-session-fault-tolerant-training-how-97b7c8",
+			want: index.Talk{ID: "sponsored-session-fault-tolerant-training-how-97b7c8", Conference: pytorchEurope,
 				Title:    "Sponsored Session: Fault-Tolerant Training: How We Build Reliable Clusters for Distributed AI Workloads",
 				Speakers: []index.Speaker{{Name: "Cyril Konkratenko", Affiliation: "Nebius"}, {Name: "Maurits de Groot", Affiliation: "Nebius"}},
 				Track:    "Training Systems", Room: "Junior Stage", Start: at("15:55"), End: at("16:20"),
@@ -202,7 +202,7 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "' - ' in title and affiliation, section spells 'Dave'",
-			want: index.Talk{ID: "lightning-talk-building-a-pytorch-native-16ff7c",
+			want: index.Talk{ID: "lightning-talk-building-a-pytorch-native-16ff7c", Conference: pytorchEurope,
 				Title: "Lightning Talk: Building a PyTorch‑native VLLM Plugin for IBM Spyre",
 				Speakers: []index.Speaker{{Name: "Thomas Parnell", Affiliation: "IBM Research"},
 					{Name: "Thomas Ortner", Affiliation: "IBM Research Europe - Zurich"}},
@@ -214,13 +214,13 @@ func TestParseSchedSeedFields(t *testing.T) {
 		},
 		{
 			name: "registration spans the day, no abstract",
-			want: index.Talk{ID: "registration-badge-pick-up-b32ce0", Title: "Registration & Badge Pick-Up",
+			want: index.Talk{ID: "registration-badge-pick-up-b32ce0", Conference: pytorchEurope, Title: "Registration & Badge Pick-Up",
 				Track: "Breaks/Exhibits/Special Events", Room: "Lobby", Start: at("08:00"), End: at("15:25"),
 				Kind: index.KindBreak, Scheduled: true, Sources: src},
 		},
 		{
 			name: "last block before the sidebar; speaker name with a trailing ' -' in the section",
-			want: index.Talk{ID: "de-mystifying-pytorch-for-asics-when-5881fc",
+			want: index.Talk{ID: "de-mystifying-pytorch-for-asics-when-5881fc", Conference: pytorchEurope,
 				Title:    "De-mystifying PyTorch for ASICs: When (and Why) To Move Your Development To AI Accelerators",
 				Speakers: []index.Speaker{{Name: "Alpha Romer Coma", Affiliation: "Kollab Philippines"}},
 				Track:    "Frameworks & Compilers", Room: "Central Room", Start: at("16:25"), End: at("16:50"),
@@ -418,3 +418,5 @@ func TestParseSchedUnknownSpeaker(t *testing.T) {
 		t.Errorf("warnings (-want +got):\n%s", d)
 	}
 }
+
+var pytorchEurope = index.Conference{ID: "pytorch-conference-europe-2026", Name: "PyTorch Conference Europe 2026"}
