@@ -22,8 +22,8 @@ type Schedule struct {
 	// PyTorch Conference Europe 2026 to participate"); zero if it names none.
 	Conference index.Conference
 	Talks      []index.Talk // one per session block, in page order
-	Blocks   int          // session blocks seen, including ones skipped with a warning
-	Warnings []Warning    // problems found; parsing went on
+	Blocks     int          // session blocks seen, including ones skipped with a warning
+	Warnings   []Warning    // problems found; parsing went on
 }
 
 var (
