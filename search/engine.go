@@ -59,6 +59,17 @@ type Options struct {
 	//
 	// The engine closes each index when it is replaced or closed.
 	Index func(talks []index.Talk) (bleve.Index, error)
+	// OnePassMax is the largest corpus whose searches run in one Bleve
+	// pass that also collects the positions of the matched words for
+	// highlights: cheaper than building the query's searchers a second
+	// time while a query matches at most a few thousand talks. Larger
+	// corpora scan their matches without positions (scan.go) and locate
+	// the words of the page's talks only. 0 means DefaultOnePassMax; a
+	// negative value scans every corpus (tests compare the two paths).
+	OnePassMax int
+	// NoSynonyms searches the words as typed only, without the thesaurus
+	// (synonyms.Thesaurus): to measure what synonyms add.
+	NoSynonyms bool
 }
 
 // Defaults of Options.
@@ -66,6 +77,7 @@ const (
 	DefaultCacheSize            = 1024
 	DefaultRelatedCount         = 5
 	DefaultPrecomputeRelatedMax = 2000
+	DefaultOnePassMax           = 2000
 )
 
 func (o Options) withDefaults() Options {
@@ -77,6 +89,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PrecomputeRelatedMax <= 0 {
 		o.PrecomputeRelatedMax = DefaultPrecomputeRelatedMax
+	}
+	if o.OnePassMax == 0 {
+		o.OnePassMax = DefaultOnePassMax
 	}
 	return o
 }
@@ -266,7 +281,7 @@ type snapshot struct {
 	// gen is the engine's Generation while this snapshot is served.
 	gen uint64
 	idx bleve.Index
-	// scan runs the queries of a corpus larger than goFacetsMax (see
+	// scan runs the queries of a corpus larger than Options.OnePassMax (see
 	// scan.go); nil for smaller ones.
 	scan   *scanner
 	opts   Options
@@ -358,8 +373,8 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, fmt.Errorf("no analyzer for field %s", index.FieldTitle)
 	}
 	s.vocab = newVocabulary(talks)
-	if newThesaurus != nil {
-		s.thesaurus = newThesaurus(talks)
+	if !o.NoSynonyms {
+		s.thesaurus = synonyms.NewThesaurus(talks)
 	}
 	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers); err != nil {
 		idx.Close()
@@ -371,7 +386,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, err
 	}
 	s.stats = newTermStats(len(talks), relatedDF)
-	if len(talks) > goFacetsMax {
+	if len(talks) > o.OnePassMax {
 		if s.scan, err = newScanner(idx, s.byID); err != nil {
 			idx.Close()
 			return nil, err
@@ -388,6 +403,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	}
 	return s, nil
 }
+
+// onePass says whether the snapshot's searches run in one Bleve pass
+// (Options.OnePassMax) rather than a scan.
+func (s *snapshot) onePass() bool { return s.scan == nil }
 
 // timeLess orders talks by start time, unscheduled (no start) last, then by
 // title and id so the order is total.

@@ -8,7 +8,7 @@ import (
 // Facets whose counts ignore their own selection are counted in Go, over
 // every talk matching the query, at any corpus size: a talk's values are
 // indexes into the snapshot's sorted values (doc.facet), so counting is a
-// loop over the matches. Corpora of up to goFacetsMax talks get their
+// loop over the matches. Corpora of up to Options.OnePassMax talks get their
 // matches from one Bleve search; larger ones from a scan of the query's
 // searcher that reads only document numbers and scores (scan.go), which
 // costs less than Bleve's facet requests: those visited every hit's doc

@@ -107,7 +107,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			// there they only rank the talks the rarer words find.
 			cq := query.NewDisjunctionQuery(commonClauses)
 			cq.SetBoost(float64(len(commonClauses)))
-			if len(s.byID) <= goFacetsMax {
+			if s.onePass() {
 				clauses = append(clauses, cq)
 			} else {
 				should = append(should, cq)
@@ -118,7 +118,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		// some of them.
 		must = append(must, query.NewDisjunctionQuery(clauses))
 		if len(words) > 1 {
-			should = append(should, proximityClauses(p.Words, words, len(s.byID) <= goFacetsMax)...)
+			should = append(should, proximityClauses(p.Words, words, s.onePass())...)
 		}
 	}
 	for _, ph := range p.Phrases {
@@ -200,7 +200,7 @@ func (s *snapshot) wordClause(alts []alternative) query.Query {
 func (s *snapshot) literal(w string) []alternative {
 	w = s.knownForm(w)
 	if s.compound(w) {
-		if len(s.byID) > goFacetsMax {
+		if !s.onePass() {
 			// In a large corpus the parts apart ("torch") match most of
 			// it, for a tenth of a word's weight: not worth the cost.
 			return []alternative{{text: w, weight: 1, phrase: true}}

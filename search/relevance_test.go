@@ -203,8 +203,10 @@ func baselineRanker(t testing.TB, talks []index.Talk) ranker {
 	}
 }
 
-// ndcgFloor is the mean nDCG@10 the engine must keep on the dev set.
-const ndcgFloor = 0.80
+// ndcgFloor is the mean nDCG@10 the engine must keep on the dev set: what
+// it scores (0.977, the README's figure) less a hair, so a change that
+// costs ranking quality fails here rather than going unnoticed.
+const ndcgFloor = 0.97
 
 func TestRelevanceDevSet(t *testing.T) {
 	e, c := seedEngine(t)

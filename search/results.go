@@ -23,14 +23,6 @@ type match struct {
 	hit   *bsearch.DocumentMatch
 }
 
-// goFacetsMax is the largest corpus whose searches run in one Bleve pass
-// that also collects the positions of the matched words for highlights:
-// cheaper than building the query's searchers a second time while a query
-// matches at most a few thousand talks. Larger corpora scan their matches
-// without positions (scan.go) and locate the words of the page's talks
-// only.
-var goFacetsMax = 2000
-
 // search runs a normalized request on the snapshot.
 func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	qm, err := s.matchesOf(ctx, r.Query)
@@ -38,7 +30,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 		return nil, err
 	}
 	pl := qm.pl
-	page, total, facs, err := s.searchInGo(ctx, r, qm)
+	page, total, facs, err := s.selectPage(ctx, r, qm)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +84,7 @@ type queryMatches struct {
 // the snapshot's matches cache: the filtered, sorted and paged variants of a
 // query, which a crowd sends far more of than it sends queries, then skip
 // the index altogether. Only the conference-sized corpora of one Bleve
-// pass (goFacetsMax) keep them, and only short lists (maxKeptMatches),
+// pass (Options.OnePassMax) keep them, and only short lists (maxKeptMatches),
 // which bounds the memory they hold.
 func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, error) {
 	if qm, ok := s.matches.get(q); ok {
@@ -114,9 +106,9 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 // maxKeptMatches bounds the match lists the matches cache keeps.
 const maxKeptMatches = 128
 
-// searchInGo selects the request's talks among the query's matches, counts
-// facets, sorts and pages in Go.
-func (s *snapshot) searchInGo(ctx context.Context, r Request, qm *queryMatches) ([]match, uint64, Facets, error) {
+// selectPage selects the request's talks among the query's matches, counts
+// facets, sorts and pages.
+func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) ([]match, uint64, Facets, error) {
 	pl, cands := qm.pl, qm.cands
 	fc := s.newFacetCounter(s.newSelection(r))
 	// Filtered in place, unless shared: a large corpus has tens of

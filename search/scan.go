@@ -15,7 +15,7 @@ import (
 	bleveidx "github.com/blevesearch/bleve_index_api"
 )
 
-// Searches of corpora larger than goFacetsMax run their query's Bleve
+// Searches of corpora larger than Options.OnePassMax run their query's Bleve
 // searcher directly and read every match's score and internal document
 // number, nothing else: no external id (a stored-field read per hit), no
 // word positions, no facet doc values. Counting facets, filtering, ordering
@@ -40,6 +40,9 @@ type scanner struct {
 	// searchers read from the context of a search (as Bleve's own search
 	// decides it).
 	scoring string
+	// minPart is the fewest documents of one part of a split scan
+	// (minScanPart).
+	minPart int
 }
 
 func newScanner(idx bleve.Index, byID map[string]*doc) (*scanner, error) {
@@ -51,7 +54,7 @@ func newScanner(idx bleve.Index, byID map[string]*doc) (*scanner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index reader: %w", err)
 	}
-	sc := &scanner{reader: r, mapping: idx.Mapping(), scoring: bleveidx.DefaultScoringModel}
+	sc := &scanner{reader: r, mapping: idx.Mapping(), scoring: bleveidx.DefaultScoringModel, minPart: minScanPart}
 	if m, ok := sc.mapping.(*mapping.IndexMappingImpl); ok && m.ScoringModel == bleveidx.BM25Scoring {
 		sc.scoring = bleveidx.BM25Scoring
 	}
@@ -111,17 +114,18 @@ func (sc *scanner) close() error { return sc.reader.Close() }
 // reader: every part scores with the reader's statistics, so the matches
 // and scores are those of one scan, in a fraction of the time on an idle
 // machine. A part builds the query's searchers again, so parts are no
-// smaller than minScanPart documents.
-const maxScanParts = 4
-
-var minScanPart = 25_000 // a variable for tests
+// smaller than minScanPart documents (scanner.minPart, which tests lower).
+const (
+	maxScanParts = 4
+	minScanPart  = 25_000
+)
 
 // matches returns every talk matching q with its score, breaks ranked down
 // as candidates does, in no particular order.
 func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string]bool) ([]match, error) {
 	ctx = context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
 		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
-	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/minScanPart))
+	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/sc.minPart))
 	if parts == 1 {
 		return sc.scanPart(ctx, q, tracks, 0, uint64(len(sc.docs)), nil)
 	}

@@ -60,9 +60,7 @@ func TestPageOf(t *testing.T) {
 // behind every document of its index, and a scan, whole or split in parts,
 // finds what a Bleve search finds, with the same scores.
 func TestScannerNumbersEveryTalk(t *testing.T) {
-	defer func(old int) { goFacetsMax = old }(goFacetsMax)
-	goFacetsMax = 0
-	s, err := newSnapshot(fixtureTalks(t), Options{CacheSize: -1}.withDefaults())
+	s, err := newSnapshot(fixtureTalks(t), Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +80,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same scan split in parts (one per core, up to maxScanParts).
-	defer func(old int) { minScanPart = old }(minScanPart)
-	minScanPart = 1
+	s.scan.minPart = 1
 	split, err := s.scan.matches(context.Background(), pl.q, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,5 @@
 package search
 
-import "github.com/talksearch/talksearch/search/synonyms"
-
 // synonymAlternatives returns, for each of the typed words, the synonyms
 // that apply to it, and what applied (for the response). A synonym of
 // several words ("mixture of experts" → "MoE") is an alternative of each of
@@ -30,7 +28,3 @@ func (s *snapshot) synonymAlternatives(typed []string, isContent map[string]bool
 	}
 	return alts, applied
 }
-
-// newThesaurus is synonyms.NewThesaurus; a variable so that tests can measure
-// the engine without synonyms.
-var newThesaurus = synonyms.NewThesaurus
