@@ -255,7 +255,7 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 			Room:        c.d.talk.Room,
 			Start:       c.d.talk.Start,
 			End:         c.d.talk.End,
-			Clash:       clash(d.talk, c.d.talk),
+			Clash:       d.talk.Clashes(*c.d.talk),
 		})
 	}
 	return out, nil
@@ -304,18 +304,6 @@ func sharedTerms(a, b *termVector, display map[string]string) []string {
 		}
 	}
 	return out
-}
-
-// clash says whether an attendee cannot see both talks: both scheduled, at
-// overlapping times, in different rooms.
-func clash(a, b *index.Talk) bool {
-	if !a.Scheduled || !b.Scheduled || a.Start == nil || a.End == nil || b.Start == nil || b.End == nil {
-		return false
-	}
-	if a.Room == b.Room {
-		return false
-	}
-	return a.Start.Before(*b.End) && b.Start.Before(*a.End)
 }
 
 // wordCache holds the terms of single words: related talks look at every

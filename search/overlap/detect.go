@@ -231,7 +231,7 @@ type pairSet struct {
 }
 
 func (s *pairSet) add(p pairInfo) {
-	if p.score >= s.clashMin && SlotsClash(s.talks[p.i], s.talks[p.j]) {
+	if p.score >= s.clashMin && s.talks[p.i].Clashes(s.talks[p.j]) {
 		s.clashes = append(s.clashes, p)
 	}
 	if p.score < s.minScore {

@@ -278,47 +278,11 @@ func TestPhraseNamesAreShared(t *testing.T) {
 	}
 }
 
-func TestSlotsClash(t *testing.T) {
-	talk := func(start, end, room string) index.Talk {
-		tk := index.Talk{Room: room}
-		if start != "" {
-			tk.Start = at(start)
-		}
-		if end != "" {
-			tk.End = at(end)
-		}
-		return tk
-	}
-	tests := []struct {
-		name string
-		a, b index.Talk
-		want bool
-	}{
-		{"same time, other room", talk("10:00", "10:30", "A"), talk("10:00", "10:30", "B"), true},
-		{"partly overlapping", talk("10:00", "10:30", "A"), talk("10:15", "10:45", "B"), true},
-		{"back to back", talk("10:00", "10:30", "A"), talk("10:30", "11:00", "B"), false},
-		{"same room", talk("10:00", "10:30", "A"), talk("10:00", "10:30", " a "), false},
-		{"no room", talk("10:00", "10:30", ""), talk("10:00", "10:30", "B"), false},
-		{"no end", talk("10:00", "", "A"), talk("10:00", "10:30", "B"), false},
-		{"unscheduled", talk("", "", "A"), talk("10:00", "10:30", "B"), false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := SlotsClash(tt.a, tt.b); got != tt.want {
-				t.Errorf("SlotsClash = %v, want %v", got, tt.want)
-			}
-			if got := SlotsClash(tt.b, tt.a); got != tt.want {
-				t.Errorf("SlotsClash reversed = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestClashes(t *testing.T) {
 	mk := func(id, title, room, start, end string) index.Talk {
-		return index.Talk{ID: id, Title: title, Abstract: monarchAbstract, Room: room, Start: at(start), End: at(end), Kind: index.KindTalk}
+		return index.Talk{ID: id, Title: title, Abstract: monarchAbstract, Room: room, Start: at(start), End: at(end), Kind: index.KindTalk, Scheduled: true}
 	}
-	other := index.Talk{ID: "soccer", Title: "Tracking the ball", Abstract: "Detectors and trackers for a fast ball in soccer footage.", Room: "C", Start: at("10:00"), End: at("10:30"), Kind: index.KindTalk}
+	other := index.Talk{ID: "soccer", Title: "Tracking the ball", Abstract: "Detectors and trackers for a fast ball in soccer footage.", Room: "C", Start: at("10:00"), End: at("10:30"), Kind: index.KindTalk, Scheduled: true}
 	talks := []index.Talk{
 		mk("a", "Monarch I", "A", "10:00", "10:30"),
 		mk("b", "Monarch II", "B", "10:15", "10:45"),
