@@ -5,16 +5,15 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/analysis"
+	"github.com/talksearch/talksearch/search/termvec"
 )
 
 // Related talks are found in two steps. Bleve has no "more like this", so
@@ -32,145 +31,60 @@ const (
 	relatedTerms = 25
 	// relatedCandidates is how many candidates are ranked by cosine.
 	relatedCandidates = 50
-	// titleTermBoost multiplies the weight of a term of a scheduled talk's
-	// title: a title says what the talk is about. (An unscheduled talk's
-	// title is its abstract's first words, nothing more.)
-	titleTermBoost = 2
-	// nameTermBoost multiplies the weight of a name (Monarch, ROCm,
-	// vLLM, FlexAttention): talks about the same product are related
-	// more surely than talks sharing common words.
-	nameTermBoost = 2
 	// sharedTermsShown is how many shared terms explain a related talk.
 	sharedTermsShown = 6
 )
 
-// relatedFiller are the words that say nothing about what a talk is about:
-// function words, and words present in most talks of a machine-learning
-// conference (idf discounts those too, but on ~100 talks not enough).
-var relatedFiller = append(analysis.FunctionWords(), analysis.GenericTerms()...)
-
-// termStats are corpus-wide document frequencies of index terms in titles
-// and abstracts, read from the index's own term dictionaries.
+// termStats weigh talks for related talks: the corpus-wide document
+// frequencies of index terms in titles and abstracts, read from the index's
+// own term dictionaries, numbered once per snapshot (read-only afterwards,
+// so vectors are made concurrently).
 type termStats struct {
-	n      int
-	df     map[string]uint64
-	filler map[string]bool
+	n   int
+	voc *termvec.Vocab
 }
 
 func newTermStats(n int, df map[string]uint64) *termStats {
-	ts := &termStats{n: n, df: df, filler: map[string]bool{}}
-	// One word at a time: the analyzer treats a word differently alone
-	// and in a run of stop words.
-	for _, w := range relatedFiller {
-		for _, t := range analysis.AnalyzeTerms(w) {
-			ts.filler[t] = true
-		}
-	}
-	return ts
+	return &termStats{n: n, voc: termvec.NewVocab(df)}
 }
 
-// weightedTerm is a term with its weight in one talk.
-type weightedTerm struct {
-	term   string
-	weight float64
-}
-
-// termVector is a talk's tf-idf vector, of unit length.
+// termVector is a talk's term vector and its distinctive terms.
 type termVector struct {
-	weights map[string]float64
+	termvec.Vector
 	// top are the heaviest terms, best first: the talk's distinctive terms.
-	top []weightedTerm
+	top []termvec.Share
 }
 
-// vector returns the talk's term vector: (1 + log tf) × idf per term, times
-// titleTermBoost for title terms and nameTermBoost for names. Terms no
-// other talk has cannot relate it to anything and are left out, as are
-// filler and numbers.
+// vector returns the talk's term vector (termvec's weighting), its names
+// weighing termvec.NameBoost times more. Terms no other talk has cannot
+// relate it to anything and are left out, as are terms that say nothing
+// about a talk (termvec.Content).
 func (ts *termStats) vector(t *index.Talk) *termVector {
-	tf := map[string]int{}
-	inTitle := map[string]bool{}
+	var occs []termvec.Occurrence
 	for _, term := range analysis.AnalyzeTerms(t.Title) {
-		tf[term]++
-		inTitle[term] = t.Scheduled
+		occs = append(occs, termvec.Occurrence{Term: term, Weight: termvec.TitleWeight})
 	}
 	for _, term := range analysis.AnalyzeTerms(t.Abstract) {
-		tf[term]++
+		occs = append(occs, termvec.Occurrence{Term: term, Weight: 1})
 	}
-	names := nameTerms(t.Title + ". " + t.Abstract)
-	v := &termVector{weights: make(map[string]float64, len(tf))}
-	norm := 0.0
-	for term, n := range tf {
-		df := ts.df[term]
-		if df < 2 || ts.filler[term] || len(term) < 2 || analysis.IsNumber(term) {
-			continue
+	names := map[string]bool{}
+	for _, w := range termvec.NameWords(t.Title + ". " + t.Abstract) {
+		for _, term := range wordTerms(w) {
+			names[term] = true
 		}
-		idf := math.Log(float64(ts.n) / float64(df))
-		if idf <= 0 {
-			continue
-		}
-		w := (1 + math.Log(float64(n))) * idf
-		if inTitle[term] {
-			w *= titleTermBoost
-		}
-		if names[term] {
-			w *= nameTermBoost
-		}
-		v.weights[term] = w
-		norm += w * w
 	}
-	norm = math.Sqrt(norm)
-	for term, w := range v.weights {
-		w /= norm
-		v.weights[term] = w
-		v.top = append(v.top, weightedTerm{term, w})
-	}
-	sort.Slice(v.top, func(i, j int) bool {
-		if v.top[i].weight != v.top[j].weight {
-			return v.top[i].weight > v.top[j].weight
+	df := ts.voc.DF()
+	vec := ts.voc.Weigh(ts.voc.CountKnown(occs), ts.n, func(id int32) float64 {
+		term := ts.voc.Term(id)
+		switch {
+		case df[id] < 2 || !termvec.Content(term):
+			return 0
+		case names[term]:
+			return termvec.NameBoost
 		}
-		return v.top[i].term < v.top[j].term
+		return 1
 	})
-	if len(v.top) > relatedTerms {
-		v.top = v.top[:relatedTerms]
-	}
-	return v
-}
-
-// cosine of two unit vectors.
-func (v *termVector) cosine(o *termVector) float64 {
-	a, b := v.weights, o.weights
-	if len(b) < len(a) {
-		a, b = b, a
-	}
-	sum := 0.0
-	for term, w := range a {
-		sum += w * b[term]
-	}
-	return sum
-}
-
-// nameTerms returns the terms of the words of text written as names: with
-// a capital letter not at the start of a sentence, or a capital inside
-// (vLLM, FlexAttention, ROCm).
-func nameTerms(text string) map[string]bool {
-	out := map[string]bool{}
-	sentenceStart := true
-	for _, f := range strings.Fields(text) {
-		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if rs := []rune(w); len(rs) > 0 {
-			name := unicode.IsUpper(rs[0]) && !sentenceStart
-			for _, r := range rs[1:] {
-				name = name || unicode.IsUpper(r)
-			}
-			if name {
-				for _, t := range wordTerms(w) {
-					out[t] = true
-				}
-			}
-		}
-		sentenceStart = strings.ContainsAny(f[len(f)-1:], ".?!:")
-	}
-	return out
+	return &termVector{Vector: vec, top: termvec.Top(vec, relatedTerms)}
 }
 
 // relatedOf returns the talks most similar to d, computed once per snapshot.
@@ -204,9 +118,9 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 	clauses := make([]query.Query, 0, 2*len(va.top))
 	for _, wt := range va.top {
 		for _, f := range []string{index.FieldTitle, index.FieldAbstract} {
-			q := query.NewTermQuery(wt.term)
+			q := query.NewTermQuery(s.stats.voc.Term(wt.ID))
 			q.SetField(f)
-			q.SetBoost(wt.weight)
+			q.SetBoost(wt.Weight)
 			clauses = append(clauses, q)
 		}
 	}
@@ -234,7 +148,7 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 			continue
 		}
 		vb := s.vectorOf(o)
-		cands = append(cands, cand{o, vb, va.cosine(vb)})
+		cands = append(cands, cand{o, vb, termvec.Cosine(va.Vector, vb.Vector)})
 	}
 	sort.Slice(cands, func(i, j int) bool {
 		if cands[i].score != cands[j].score {
@@ -251,7 +165,7 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 			ID:          c.d.talk.ID,
 			Title:       c.d.talk.Title,
 			Score:       round3(c.score),
-			SharedTerms: sharedTerms(va, c.v, display),
+			SharedTerms: s.sharedTerms(va, c.v, display),
 			Room:        c.d.talk.Room,
 			Start:       c.d.talk.Start,
 			End:         c.d.talk.End,
@@ -279,24 +193,13 @@ func displayWords(t *index.Talk) map[string]string {
 
 // sharedTerms are the terms both vectors have, those adding most to their
 // cosine first, written as the source talk writes them.
-func sharedTerms(a, b *termVector, display map[string]string) []string {
-	var shared []weightedTerm
-	for term, w := range a.weights {
-		if wb, ok := b.weights[term]; ok {
-			shared = append(shared, weightedTerm{term, w * wb})
-		}
-	}
-	sort.Slice(shared, func(i, j int) bool {
-		if shared[i].weight != shared[j].weight {
-			return shared[i].weight > shared[j].weight
-		}
-		return shared[i].term < shared[j].term
-	})
+func (s *snapshot) sharedTerms(a, b *termVector, display map[string]string) []string {
 	out := []string{}
-	for _, wt := range shared {
-		w, ok := display[wt.term]
+	for _, st := range termvec.Shared(a.Vector, b.Vector) {
+		term := s.stats.voc.Term(st.ID)
+		w, ok := display[term]
 		if !ok {
-			w = wt.term
+			w = term
 		}
 		out = append(out, w)
 		if len(out) == sharedTermsShown {

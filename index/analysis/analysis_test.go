@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -94,5 +95,20 @@ func TestAnalyzerPositionsAndOffsets(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", tt.text, diff)
 		}
+	}
+}
+
+// TestTokens: each term comes with the bytes that carry it, so callers can
+// show and mark what the text wrote ("C++", "Monarch’s"), and positions keep
+// the gap of a removed stop word.
+func TestTokens(t *testing.T) {
+	text := "Monarch’s C++ API and the KV-cache"
+	var got []string
+	for _, tok := range Tokens(text) {
+		got = append(got, fmt.Sprintf("%s=%s@%d", tok.Term, text[tok.Start:tok.End], tok.Position))
+	}
+	want := []string{"monarch=Monarch’s@1", "cpp=C++@2", "api=API@3", "kv=KV@6", "cach=cache@7"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tokens (-want +got):\n%s", diff)
 	}
 }

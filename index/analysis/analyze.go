@@ -35,3 +35,25 @@ func KeyTerms(phrase string) []string {
 }
 
 var keyFilters = []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, snowballFilter{}}
+
+// Token is one index term of a text: the bytes of the text that carry it
+// (text[Start:End], "C++" for cpp) and its position. A model variant's
+// family shares the position of the variant (mi300x, mi300); a removed
+// stop word leaves a gap.
+type Token struct {
+	Term       string
+	Start, End int
+	Position   int
+}
+
+// Tokens returns the index terms of text with where the text writes them,
+// in text order: AnalyzeTerms for callers that show or mark the words
+// behind a term (overlap's shared terms and passages).
+func Tokens(text string) []Token {
+	ts := talkAnalyzer.Analyze([]byte(text))
+	out := make([]Token, len(ts))
+	for i, tok := range ts {
+		out[i] = Token{Term: string(tok.Term), Start: tok.Start, End: tok.End, Position: tok.Position}
+	}
+	return out
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/analysis"
+	"github.com/talksearch/talksearch/search/termvec"
 )
 
 // Explanations: at most maxShared terms per pair, and none that carries
@@ -55,8 +56,8 @@ type pairInfo struct {
 type detector struct {
 	talks []index.Talk // breaks left out
 	an    *textAnalyzer
-	voc   *vocab
-	vecs  []vector
+	voc   *termvec.Vocab
+	vecs  []termvec.Vector
 	keys  []uint64 // hash of each talk's textKey, 0 for none
 	// shs are the talks' shingles, made on first use (see shingles).
 	shs    [][]uint64
@@ -102,29 +103,58 @@ func Detect(talks []index.Talk, opts Options) *Report {
 }
 
 func newDetector(talks []index.Talk) *detector {
-	d := &detector{an: newTextAnalyzer(), voc: newVocab()}
+	d := &detector{an: newTextAnalyzer(), voc: &termvec.Vocab{}}
 	for _, t := range talks {
 		if t.Kind != index.KindBreak {
 			d.talks = append(d.talks, t)
 		}
 	}
-	d.vecs = make([]vector, len(d.talks))
+	d.vecs = make([]termvec.Vector, len(d.talks))
 	d.keys = make([]uint64, len(d.talks))
+	d.count()
 	for k, t := range d.talks {
-		d.vecs[k] = d.an.count(d.voc, t.Title, t.Abstract)
 		if key := textKey(t); key != "" {
 			h := fnv.New64a()
 			h.Write([]byte(key))
 			d.keys[k] = h.Sum64() | 1 // never 0, which means no key
 		}
 	}
-	for _, v := range d.vecs {
-		weigh(v, d.voc, len(d.talks))
+	for k, v := range d.vecs {
+		d.vecs[k] = d.voc.Weigh(v, len(d.talks), nil)
 	}
 	d.texts = make([]*talkText, len(d.talks))
 	d.shs = make([][]uint64, len(d.talks))
 	d.shOnce = make([]sync.Once, len(d.talks))
 	return d
+}
+
+// analysisChunk is how many talks count analyses at once.
+const analysisChunk = 512
+
+// count makes the talks' raw term vectors. Analysing the texts is most of
+// the cost of a large run, so it runs on every core, a chunk of talks at a
+// time (only one chunk's terms are held at once); the terms are then
+// numbered in talk order, as on one goroutine.
+func (d *detector) count() {
+	workers := searchWorkers(len(d.talks))
+	occs := make([][]termvec.Occurrence, min(analysisChunk, len(d.talks)))
+	for base := 0; base < len(d.talks); base += analysisChunk {
+		n := min(analysisChunk, len(d.talks)-base)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < n; i += workers {
+					t := d.talks[base+i]
+					occs[i] = d.an.terms(t.Title, t.Abstract)
+				}
+			})
+		}
+		wg.Wait()
+		for i := range n {
+			d.vecs[base+i] = d.voc.Count(occs[i])
+			occs[i] = nil
+		}
+	}
 }
 
 // shingles returns talk k's shingles, made on first use: they are needed
@@ -174,7 +204,7 @@ func (d *detector) pairs(minScore, clashMin float64, maxPairs int) *pairSet {
 	for w := range sets {
 		sets[w] = newSet()
 	}
-	topicalPairs(d.vecs, d.voc.df, t, workers, func(w, i, j int, cos, second float64) {
+	topicalPairs(d.vecs, d.voc.DF(), t, workers, func(w, i, j int, cos, second float64) {
 		if !exact[[2]int{i, j}] {
 			sets[w].add(d.score(i, j, cos, second))
 		}
@@ -201,7 +231,7 @@ func (d *detector) score(i, j int, cos, second float64) pairInfo {
 	if second < reasonShare*cos {
 		p.score *= oneWordPenalty
 	}
-	if n := min(len(d.vecs[i].ids), len(d.vecs[j].ids)); n < minTerms {
+	if n := min(d.vecs[i].Len(), d.vecs[j].Len()); n < minTerms {
 		p.score *= float64(n) / minTerms
 	}
 	return p
@@ -215,7 +245,7 @@ func (d *detector) pairScore(i, j int) float64 {
 	if d.sameText(i, j) {
 		return 1
 	}
-	cos, second := dotSecond(d.vecs[i], d.vecs[j])
+	cos, second := termvec.CosineSecond(d.vecs[i], d.vecs[j])
 	return d.score(i, j, cos, second).score
 }
 

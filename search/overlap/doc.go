@@ -4,15 +4,17 @@
 //
 // Detect works in four steps.
 //
-//  1. Terms. Title and abstract are cut into words and each word run through
-//     analysis.AnalyzeTerms, so the terms are the search index's stemmed terms.
+//  1. Terms. Title and abstract are analysed by the index's analyzer
+//     (analysis.Tokens), so the terms are the search index's stemmed terms
+//     (C++ is cpp, torch.compile is torch and compile, KV-cache is KV cache).
 //     English function words and the words every submission to a PyTorch
 //     conference uses (PyTorch, training, GPU, model, performance, talk,
-//     learn, …) are dropped. A few names spelled several ways add one shared
-//     term (RL and reinforcement learning, CUDA Graphs and CUDAGraphs, KV
-//     cache, post-training, torch.compile). Each talk becomes a unit vector
-//     of tf-idf weights: sublinear term frequency, a title word counting as
-//     three abstract words, smoothed idf.
+//     learn, …) are dropped (termvec.Content). Names written in words add
+//     the one-word name's term (synonyms.Names: RL and reinforcement
+//     learning, CUDA Graphs and CUDAGraphs, KV cache, post-training,
+//     torch.compile). Each talk becomes a termvec vector: sublinear term
+//     frequency, a title word counting as three abstract words, smoothed
+//     idf, unit length; related talks weigh talks the same way.
 //  2. Pairs. Every pair whose cosine reaches the lower of the report and
 //     clash thresholds is found without comparing all pairs: rare terms go
 //     into an inverted index whose postings accumulate the rare part of each

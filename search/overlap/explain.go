@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/termvec"
 )
 
 // maxPassages is how many sentences of each abstract a pair shows.
@@ -24,31 +24,43 @@ type formOcc struct {
 	form string
 }
 
-// sentence is one sentence and its distinct terms.
+// sentence is one sentence, its distinct terms, and their occurrences
+// (offsets within the sentence) for marking them.
 type sentence struct {
 	text string
 	ids  []int32
+	occs []occurrence
 }
 
+// text analyses title and abstract once, for the forms of their terms and
+// the terms of each sentence of the passage text.
 func (d *detector) text(k int) *talkText {
 	if d.texts[k] != nil {
 		return d.texts[k]
 	}
 	t := d.talks[k]
 	tt := &talkText{}
-	for _, text := range []string{t.Title, t.Abstract} {
-		toks := tokenize(text)
-		for _, o := range d.an.occurrences(text, toks) {
-			form := text[toks[o.first].start:toks[o.last].end]
-			form = strings.TrimSuffix(strings.TrimSuffix(form, "'s"), "’s")
-			tt.occs = append(tt.occs, formOcc{d.voc.ids[o.term], form})
-		}
+	titleOccs, abstractOccs := d.an.occurrences(t.Title), d.an.occurrences(t.Abstract)
+	for _, o := range titleOccs {
+		id, _ := d.voc.Lookup(o.term)
+		tt.occs = append(tt.occs, formOcc{id, o.form(t.Title)})
 	}
-	pt := passageText(t)
+	for _, o := range abstractOccs {
+		id, _ := d.voc.Lookup(o.term)
+		tt.occs = append(tt.occs, formOcc{id, o.form(t.Abstract)})
+	}
+	pt, occs := t.Abstract, abstractOccs
+	if strings.TrimSpace(t.Abstract) == "" {
+		pt, occs = t.Title, titleOccs
+	}
 	for _, sp := range sentences(pt) {
 		s := sentence{text: pt[sp.start:sp.end]}
-		for _, o := range d.an.occurrences(s.text, tokenize(s.text)) {
-			if id, ok := d.voc.ids[o.term]; ok && !slices.Contains(s.ids, id) {
+		for _, o := range occs {
+			if o.start < sp.start || o.end > sp.end {
+				continue // another sentence's, or a phrase across two
+			}
+			s.occs = append(s.occs, occurrence{o.start - sp.start, o.end - sp.start, o.term})
+			if id, ok := d.voc.Lookup(o.term); ok && !slices.Contains(s.ids, id) {
 				s.ids = append(s.ids, id)
 			}
 		}
@@ -58,20 +70,12 @@ func (d *detector) text(k int) *talkText {
 	return tt
 }
 
-// passageText is the abstract, or the title of a talk that has none.
-func passageText(t index.Talk) string {
-	if strings.TrimSpace(t.Abstract) != "" {
-		return t.Abstract
-	}
-	return t.Title
-}
-
 // explain fills in the pair's distinctive shared terms, shown as the talks
 // write them.
 func (d *detector) explain(p *pairInfo) {
-	var sh []sharedTerm
-	for _, st := range shared(d.vecs[p.i], d.vecs[p.j]) {
-		if st.weight < minShareOfScore*p.cos {
+	var sh []termvec.Share
+	for _, st := range termvec.Shared(d.vecs[p.i], d.vecs[p.j]) {
+		if st.Weight < minShareOfScore*p.cos {
 			break
 		}
 		sh = append(sh, st)
@@ -79,12 +83,12 @@ func (d *detector) explain(p *pairInfo) {
 	forms := d.forms(sh, p.i, p.j)
 	cands := make([]termShare, 0, len(sh))
 	for _, st := range sh {
-		term := d.voc.terms[st.id]
-		surface := forms[st.id]
+		term := d.voc.Term(st.ID)
+		surface := forms[st.ID]
 		if surface == "" {
 			surface = term
 		}
-		cands = append(cands, termShare{term, surface, st.weight})
+		cands = append(cands, termShare{term, surface, st.Weight})
 	}
 	// A phrase and its own words ("KV cache", "KV", "cache") are one
 	// reason: keep the phrase, at the place of its heaviest part.
@@ -105,10 +109,10 @@ func (d *detector) explain(p *pairInfo) {
 // often for it: "Monarch" rather than "monarch", "CUDA Graphs" rather than
 // "cudagraph". Ties go to the lower-case, then the shorter, then the
 // alphabetically first form, so output is stable.
-func (d *detector) forms(sh []sharedTerm, talks ...int) map[int32]string {
+func (d *detector) forms(sh []termvec.Share, talks ...int) map[int32]string {
 	want := make(map[int32]map[string]int, len(sh))
 	for _, st := range sh {
-		want[st.id] = map[string]int{}
+		want[st.ID] = map[string]int{}
 	}
 	for _, k := range talks {
 		for _, o := range d.text(k).occs {
@@ -133,9 +137,9 @@ func (d *detector) forms(sh []sharedTerm, talks ...int) map[int32]string {
 // widerSurface returns the index of a candidate whose surface contains all
 // the words of s and more, or -1.
 func widerSurface(s string, cands []termShare) int {
-	words := strings.Fields(strings.ToLower(strings.ReplaceAll(s, "-", " ")))
+	words := surfaceWords(s)
 	for k, c := range cands {
-		cw := strings.Fields(strings.ToLower(strings.ReplaceAll(c.surface, "-", " ")))
+		cw := surfaceWords(c.surface)
 		if len(cw) <= len(words) {
 			continue
 		}
@@ -153,6 +157,12 @@ func widerSurface(s string, cands []termShare) int {
 	return -1
 }
 
+// surfaceWords are the lower-case words of a shown term: "torch.compile"
+// and "KV-cache" are two words each.
+func surfaceWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ' ' || r == '-' || r == '.' })
+}
+
 func containsSurface(ts []termShare, s string) bool {
 	for _, t := range ts {
 		if strings.EqualFold(t.surface, s) {
@@ -167,7 +177,7 @@ func containsSurface(ts []termShare, s string) bool {
 // HTML-escaped with the words of those terms in <mark>.
 func (d *detector) passages(k int, weight map[int32]float64, marked map[string]bool) []string {
 	type cand struct {
-		text   string
+		s      sentence
 		weight float64
 		order  int
 	}
@@ -178,7 +188,7 @@ func (d *detector) passages(k int, weight map[int32]float64, marked map[string]b
 			w += weight[id]
 		}
 		if w > 0 {
-			cands = append(cands, cand{s.text, w, n})
+			cands = append(cands, cand{s, w, n})
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].weight > cands[j].weight })
@@ -186,7 +196,7 @@ func (d *detector) passages(k int, weight map[int32]float64, marked map[string]b
 	sort.Slice(cands, func(i, j int) bool { return cands[i].order < cands[j].order })
 	out := make([]string, 0, len(cands))
 	for _, c := range cands {
-		out = append(out, d.an.mark(c.text, marked))
+		out = append(out, mark(c.s.text, c.s.occs, marked))
 	}
 	return out
 }
@@ -197,7 +207,8 @@ func (d *detector) reportPair(p pairInfo) Pair {
 	marked := make(map[string]bool, len(p.shared))
 	terms := make([]string, 0, len(p.shared))
 	for _, st := range p.shared {
-		weight[d.voc.ids[st.term]] = st.weight
+		id, _ := d.voc.Lookup(st.term)
+		weight[id] = st.weight
 		marked[st.term] = true
 		terms = append(terms, st.surface)
 	}

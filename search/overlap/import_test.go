@@ -194,7 +194,8 @@ func TestDetectExampleSubmissions(t *testing.T) {
 		{"s01", "s02", KindDuplicate, 1},
 		{"s01", "s03", KindNearDuplicate, 0.972},
 		{"s02", "s03", KindNearDuplicate, 0.972},
-		{"s05", "s06", KindTopical, 0.39},
+		// 0.39 before C++ was a term (cpp, as in the index): only s06 says it.
+		{"s05", "s06", KindTopical, 0.358},
 		{"s01", "s04", KindTopical, 0.181},
 		{"s02", "s04", KindTopical, 0.181},
 		{"s03", "s04", KindTopical, 0.175},

@@ -1,7 +1,9 @@
 package overlap
 
 import (
+	"cmp"
 	"html"
+	"slices"
 	"strings"
 )
 
@@ -33,38 +35,41 @@ func sentences(text string) []span {
 	return out
 }
 
-// mark escapes s and wraps each run of words carrying a marked term in one
-// <mark>. Everything from the text is escaped; only the tags are ours.
-func (a *textAnalyzer) mark(s string, marked map[string]bool) string {
-	toks := tokenize(s)
-	hit := make([]bool, len(toks))
-	for _, o := range a.occurrences(s, toks) {
+// mark escapes s and wraps each run of words carrying a marked term (occs
+// are the terms of s) in one <mark>: words apart only by spaces are one
+// run. Everything from the text is escaped; only the tags are ours.
+func mark(s string, occs []occurrence, marked map[string]bool) string {
+	var hits []span
+	for _, o := range occs {
 		if marked[o.term] {
-			for k := o.first; k <= o.last; k++ {
-				hit[k] = true
-			}
+			hits = append(hits, span{o.start, o.end})
 		}
 	}
+	slices.SortFunc(hits, func(x, y span) int { return cmp.Compare(x.start, y.start) })
+	joins := func(end int, next span) bool { return next.start <= end || onlySpace(s[end:next.start]) }
 	var b strings.Builder
 	last := 0
-	for k := 0; k < len(toks); k++ {
-		if !hit[k] {
-			continue
+	for k := 0; k < len(hits); k++ {
+		start, end := hits[k].start, hits[k].end
+		for k+1 < len(hits) && joins(end, hits[k+1]) {
+			k++
+			end = max(end, hits[k].end)
 		}
-		end := k
-		for end+1 < len(toks) && hit[end+1] && onlySpace(s[toks[end].end:toks[end+1].start]) {
-			end++
+		if start < last {
+			start = last
 		}
-		b.WriteString(html.EscapeString(s[last:toks[k].start]))
+		b.WriteString(html.EscapeString(s[last:start]))
 		b.WriteString("<mark>")
-		b.WriteString(html.EscapeString(s[toks[k].start:toks[end].end]))
+		b.WriteString(html.EscapeString(s[start:end]))
 		b.WriteString("</mark>")
-		last = toks[end].end
-		k = end
+		last = end
 	}
 	b.WriteString(html.EscapeString(s[last:]))
 	return b.String()
 }
+
+// span is a byte range of a text.
+type span struct{ start, end int }
 
 func onlySpace(s string) bool { return strings.TrimSpace(s) == "" }
 

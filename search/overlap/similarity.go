@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 	"sync"
+
+	"github.com/talksearch/talksearch/search/termvec"
 )
 
 // commonFloor and commonShare split the terms: a term in more than
@@ -35,10 +37,10 @@ type posting struct {
 // On the seeds no term is common and the search is exact.
 //
 // visit gets each pair (i<j) with its cosine and the largest but one
-// contribution of a term to it (see dotSecond). It is called from workers
+// contribution of a term to it (termvec.CosineSecond). It is called from workers
 // goroutines at once; w (0 ≤ w < workers) says which, so each can keep its
 // own results without locks.
-func topicalPairs(vecs []vector, df []int32, t float64, workers int, visit func(w, i, j int, cos, second float64)) {
+func topicalPairs(vecs []termvec.Vector, df []int32, t float64, workers int, visit func(w, i, j int, cos, second float64)) {
 	n := len(vecs)
 	limit := int32(math.Max(commonFloor, commonShare*float64(n)))
 	slot := make([]int32, len(df)) // term -> its column among the common terms, or -1
@@ -55,12 +57,12 @@ func topicalPairs(vecs []vector, df []int32, t float64, workers int, visit func(
 	commonNorm := make([]float64, n)
 	for d, v := range vecs {
 		row := common[d*cols : (d+1)*cols]
-		for k, id := range v.ids {
+		for k, id := range v.IDs {
 			if c := slot[id]; c >= 0 {
-				row[c] = v.w[k]
-				commonNorm[d] += float64(v.w[k]) * float64(v.w[k])
+				row[c] = v.W[k]
+				commonNorm[d] += float64(v.W[k]) * float64(v.W[k])
 			} else {
-				postings[id] = append(postings[id], posting{int32(d), v.w[k]})
+				postings[id] = append(postings[id], posting{int32(d), v.W[k]})
 			}
 		}
 		commonNorm[d] = math.Sqrt(commonNorm[d])
@@ -76,8 +78,8 @@ func topicalPairs(vecs []vector, df []int32, t float64, workers int, visit func(
 			for i := w; i < n; i += workers {
 				v := vecs[i]
 				touched = touched[:0]
-				for k, id := range v.ids {
-					wi := v.w[k]
+				for k, id := range v.IDs {
+					wi := v.W[k]
 					for _, p := range postings[id] {
 						if int(p.doc) >= i {
 							break
@@ -99,7 +101,7 @@ func topicalPairs(vecs []vector, df []int32, t float64, workers int, visit func(
 						continue
 					}
 					// The exact cosine, in float64 as everywhere else.
-					if cos, second := dotSecond(vecs[j], v); cos >= t {
+					if cos, second := termvec.CosineSecond(vecs[j], v); cos >= t {
 						visit(w, int(j), i, cos, second)
 					}
 				}

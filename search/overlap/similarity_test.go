@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/talksearch/talksearch/search/termvec"
 )
 
 // scored is a pair i<j with its cosine.
@@ -15,7 +17,7 @@ type scored struct {
 }
 
 // collectPairs runs topicalPairs and returns its pairs.
-func collectPairs(vecs []vector, df []int32, t float64) []scored {
+func collectPairs(vecs []termvec.Vector, df []int32, t float64) []scored {
 	workers := searchWorkers(len(vecs))
 	found := make([][]scored, workers)
 	topicalPairs(vecs, df, t, workers, func(w, i, j int, cos, _ float64) {
@@ -30,11 +32,11 @@ func collectPairs(vecs []vector, df []int32, t float64) []scored {
 
 // bruteForcePairs compares every pair: the reference topicalPairs must
 // agree with.
-func bruteForcePairs(vecs []vector, t float64) []scored {
+func bruteForcePairs(vecs []termvec.Vector, t float64) []scored {
 	var out []scored
 	for i := range vecs {
 		for j := i + 1; j < len(vecs); j++ {
-			if s := dot(vecs[i], vecs[j]); s >= t {
+			if s := termvec.Cosine(vecs[i], vecs[j]); s >= t {
 				out = append(out, scored{i, j, s})
 			}
 		}
@@ -56,7 +58,7 @@ func sortScored(s []scored) {
 func TestTopicalPairsMatchBruteForceOnSeeds(t *testing.T) {
 	d := newDetector(seedTalks(t))
 	for _, threshold := range []float64{0.05, DefaultClashMin, DefaultMin, 0.3} {
-		got := collectPairs(d.vecs, d.voc.df, threshold)
+		got := collectPairs(d.vecs, d.voc.DF(), threshold)
 		want := bruteForcePairs(d.vecs, threshold)
 		sortScored(got)
 		sortScored(want)
@@ -90,7 +92,7 @@ func TestTopicalPairsRecallOnSynthetic(t *testing.T) {
 	}
 	d := newDetector(syntheticSubmissions(1000, 3))
 	common := 0
-	for _, f := range d.voc.df {
+	for _, f := range d.voc.DF() {
 		if f > commonFloor {
 			common++
 		}
@@ -100,7 +102,7 @@ func TestTopicalPairsRecallOnSynthetic(t *testing.T) {
 	}
 	const threshold = DefaultClashMin
 	want := bruteForcePairs(d.vecs, threshold)
-	got := collectPairs(d.vecs, d.voc.df, threshold)
+	got := collectPairs(d.vecs, d.voc.DF(), threshold)
 	scores := map[[2]int]float64{}
 	for _, w := range want {
 		scores[[2]int{w.i, w.j}] = w.score

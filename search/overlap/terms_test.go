@@ -6,27 +6,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestTokenize(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"torch.compile's C++ wrapper", []string{"torch.compile's", "C", "wrapper"}},
-		{"KV-cache, <1ms; Monarch’s 3.2× speedup.", []string{"KV", "cache", "1ms", "Monarch’s", "3.2", "speedup"}},
-		{"end. Next", []string{"end", "Next"}},
-		{"", nil},
-	}
-	for _, tt := range tests {
-		var got []string
-		for _, sp := range tokenize(tt.in) {
-			got = append(got, tt.in[sp.start:sp.end])
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("tokenize(%q) (-want +got):\n%s", tt.in, diff)
-		}
-	}
-}
-
 func TestSentences(t *testing.T) {
 	text := "First one. Second one!\n- a list item\n\n  Third? yes.e.g. kept"
 	var got []string
@@ -40,16 +19,30 @@ func TestSentences(t *testing.T) {
 	}
 }
 
-// Generic words never become terms; phrases add the term of their name.
+// Generic words never become terms; names written in words add the term of
+// the name, after their words; the terms are the index's (C++ is cpp,
+// torch.compile is torch and compile), each with the words that carry it.
 func TestOccurrences(t *testing.T) {
 	a := newTextAnalyzer()
-	text := "We present PyTorch training on GPUs with reinforcement learning and CUDA Graphs."
-	var got []string
-	for _, o := range a.occurrences(text, tokenize(text)) {
-		got = append(got, o.term)
+	tests := []struct {
+		text string
+		want []string // term=form
+	}{
+		{"We present PyTorch training on GPUs with reinforcement learning and CUDA Graphs.",
+			[]string{"reinforc=reinforcement", "rl=reinforcement learning", "cuda=CUDA", "graph=Graphs", "cudagraph=CUDA Graphs"}},
+		{"torch.compile's C++ wrapper", []string{"compil=compile", "torchcompil=torch.compile", "cpp=C++", "wrapper=wrapper"}},
+		{"Mixture-of-Experts and mixture of experts; KV-cache", []string{
+			"mixtur=Mixture", "expert=Experts", "moe=Mixture-of-Experts", "mixtur=mixture", "expert=experts",
+			"moe=mixture of experts", "kv=KV", "cach=cache", "kvcach=KV-cache"}},
+		{"Monarch’s 3.2× speedup in <1ms", []string{"monarch=Monarch", "speedup=speedup", "1ms=1ms"}},
 	}
-	want := []string{"reinforc", "rl", "cuda", "graph", "cudagraph"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("terms (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		var got []string
+		for _, o := range a.occurrences(tt.text) {
+			got = append(got, o.term+"="+o.form(tt.text))
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%q: terms (-want +got):\n%s", tt.text, diff)
+		}
 	}
 }
