@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/talksearch/talksearch/index"
@@ -25,134 +24,77 @@ type Request struct {
 	Offset int
 }
 
-// Result is the answer to a Request; its JSON form is the API's.
+// Result is the answer to a Request. Its JSON form is web's (web.SearchDoc):
+// the engine's types are plain Go values.
 type Result struct {
-	Query      string  `json:"query"`
-	Total      uint64  `json:"total"`
-	TookMS     float64 `json:"took_ms"`
-	Hits       []Hit   `json:"hits"`
-	Facets     Facets  `json:"facets"`
-	DidYouMean string  `json:"-"` // JSON: "did_you_mean", null when empty (MarshalJSON)
+	Query  string
+	Total  uint64
+	TookMS float64
+	Hits   []Hit
+	Facets Facets
+	// DidYouMean is the query to propose instead, "" for none.
+	DidYouMean string
 	// Synonyms are the expansions the query used, as "MoE → mixture of
 	// experts", so a page can say why a talk matched.
-	Synonyms []string `json:"synonyms,omitempty"`
+	Synonyms []string
 }
 
 // Hit is one talk of a Result.
 type Hit struct {
-	ID         string          `json:"id"`
-	Title      string          `json:"title"`
-	Speakers   []index.Speaker `json:"speakers"`
-	Track      string          `json:"-"` // JSON: null when empty (MarshalJSON)
-	Level      string          `json:"-"`
-	Room       string          `json:"-"`
-	Start      *time.Time      `json:"start"`
-	End        *time.Time      `json:"end"`
-	Kind       index.Kind      `json:"kind"`
-	Scheduled  bool            `json:"scheduled"`
-	Score      float64         `json:"score"`
-	Highlights Highlights      `json:"highlights"`
+	ID         string
+	Title      string
+	Speakers   []index.Speaker
+	Track      string // "" when the talk has none, as Level and Room
+	Level      string
+	Room       string
+	Start      *time.Time
+	End        *time.Time
+	Kind       index.Kind
+	Scheduled  bool
+	Score      float64
+	Highlights Highlights
 }
 
 // Highlights are HTML fragments: data-set text is escaped and the matched
 // words are wrapped in <mark>, the only markup they may contain.
 type Highlights struct {
-	Title    []string `json:"title"`
-	Abstract []string `json:"abstract"`
+	Title    []string
+	Abstract []string
 }
 
 // Facets counts the talks of a result per track, level and room, each
 // ordered by count (descending), then value. Each facet's counts ignore
 // that facet's own selection. Missing counts the talks with no value.
 type Facets struct {
-	Track   []FacetValue   `json:"track"`
-	Level   []FacetValue   `json:"level"`
-	Room    []FacetValue   `json:"room"`
-	Missing map[string]int `json:"missing"` // "track", "level", "room" → talks without a value
+	Track   []FacetValue
+	Level   []FacetValue
+	Room    []FacetValue
+	Missing map[string]int // "track", "level", "room" → talks without a value
 }
 
 // FacetValue is one bucket of a facet.
 type FacetValue struct {
-	Value    string `json:"value"`
-	Count    int    `json:"count"`
-	Selected bool   `json:"selected,omitempty"`
+	Value    string
+	Count    int
+	Selected bool
 }
 
 // TalkDetail is a whole talk with its related talks.
 type TalkDetail struct {
 	index.Talk
-	Related []Related `json:"related"`
+	Related []Related
 }
 
 // Related is a talk similar to another one.
 type Related struct {
-	ID          string     `json:"id"`
-	Title       string     `json:"title"`
-	Score       float64    `json:"score"`
-	SharedTerms []string   `json:"shared_terms"`
-	Room        string     `json:"room,omitempty"`
-	Start       *time.Time `json:"start,omitempty"`
-	End         *time.Time `json:"end,omitempty"`
+	ID          string
+	Title       string
+	Score       float64
+	SharedTerms []string
+	Room        string
+	Start       *time.Time
+	End         *time.Time
 	// Clash is true when both talks are scheduled at overlapping times in
 	// different rooms: an attendee cannot see both.
-	Clash bool `json:"clash"`
-}
-
-// MarshalJSON writes every key of the API contract, with null for a value
-// the talk does not have (never "" as a placeholder). The hits are encoded
-// here as hitJSON, not through Hit.MarshalJSON: encoding/json re-scans what
-// every MarshalJSON returns, and doing that per hit and again for the whole
-// result made JSON most of the cost of a cached search.
-func (r Result) MarshalJSON() ([]byte, error) {
-	var hits []hitJSON
-	if r.Hits != nil {
-		hits = make([]hitJSON, len(r.Hits))
-		for i, h := range r.Hits {
-			hits[i] = h.json()
-		}
-	}
-	return json.Marshal(resultJSON{r.Query, r.Total, r.TookMS, hits, r.Facets, r.Synonyms, nullable(r.DidYouMean)})
-}
-
-// resultJSON is Result as the API writes it, keys in the contract's order.
-type resultJSON struct {
-	Query      string    `json:"query"`
-	Total      uint64    `json:"total"`
-	TookMS     float64   `json:"took_ms"`
-	Hits       []hitJSON `json:"hits"`
-	Facets     Facets    `json:"facets"`
-	Synonyms   []string  `json:"synonyms,omitempty"`
-	DidYouMean *string   `json:"did_you_mean"`
-}
-
-// MarshalJSON writes track, level and room as null when the talk has none,
-// keeping the keys in the contract's order.
-func (h Hit) MarshalJSON() ([]byte, error) { return json.Marshal(h.json()) }
-
-// hitJSON is Hit as the API writes it.
-type hitJSON struct {
-	ID         string          `json:"id"`
-	Title      string          `json:"title"`
-	Speakers   []index.Speaker `json:"speakers"`
-	Track      *string         `json:"track"`
-	Level      *string         `json:"level"`
-	Room       *string         `json:"room"`
-	Start      *time.Time      `json:"start"`
-	End        *time.Time      `json:"end"`
-	Kind       index.Kind      `json:"kind"`
-	Scheduled  bool            `json:"scheduled"`
-	Score      float64         `json:"score"`
-	Highlights Highlights      `json:"highlights"`
-}
-
-func (h Hit) json() hitJSON {
-	return hitJSON{h.ID, h.Title, h.Speakers, nullable(h.Track), nullable(h.Level), nullable(h.Room),
-		h.Start, h.End, h.Kind, h.Scheduled, h.Score, h.Highlights}
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
+	Clash bool
 }

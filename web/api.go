@@ -5,9 +5,6 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
-
-	"github.com/talksearch/talksearch/search"
-	"github.com/talksearch/talksearch/search/overlap"
 )
 
 // maxIDLen bounds a talk id in a path; real ids are a slug and a hash.
@@ -24,9 +21,13 @@ func (s *server) apiSearch(c *gin.Context) {
 		if err != nil {
 			return nil, err
 		}
-		out := normalizeResult(res)
+		out := *res
 		out.TookMS = 0 // filled in per answer
-		return searchJSONResponse(out, int(res.Total))
+		body, err := SearchJSON(&out)
+		if err != nil {
+			return nil, err
+		}
+		return searchJSONResponse(body, int(res.Total))
 	})
 }
 
@@ -41,7 +42,7 @@ func (s *server) apiTalk(c *gin.Context) {
 		if err != nil {
 			return nil, 0, err
 		}
-		body, err := encodeJSON(normalizeTalk(t))
+		body, err := TalkJSON(t)
 		return body, -1, err
 	})
 }
@@ -57,7 +58,7 @@ func (s *server) apiOverlaps(c *gin.Context) {
 		if err != nil {
 			return nil, 0, err
 		}
-		body, err := encodeJSON(normalizeReport(rep))
+		body, err := OverlapsJSON(rep)
 		return body, len(rep.Pairs), err
 	})
 }
@@ -73,78 +74,4 @@ func talkID(c *gin.Context) (string, error) {
 		return "", invalidf("talk id must be 1 to %d bytes", maxIDLen)
 	}
 	return id, nil
-}
-
-// The normalize functions give the API its exact shape: lists are always
-// JSON arrays, never null, whatever the engine left nil; and HTML fragments
-// (highlights, passages) hold nothing but escaped text and <mark>, as the
-// pages do, so a client may insert them as HTML. They copy rather than
-// change what the engine returned.
-
-func normalizeResult(r *search.Result) *search.Result {
-	out := *r
-	out.Hits = make([]search.Hit, len(r.Hits))
-	for i, h := range r.Hits {
-		h.Speakers = nonNil(h.Speakers)
-		h.Highlights.Title = safeFragments(h.Highlights.Title)
-		h.Highlights.Abstract = safeFragments(h.Highlights.Abstract)
-		out.Hits[i] = h
-	}
-	out.Facets.Track = nonNil(r.Facets.Track)
-	out.Facets.Level = nonNil(r.Facets.Level)
-	out.Facets.Room = nonNil(r.Facets.Room)
-	if out.Facets.Missing == nil {
-		out.Facets.Missing = map[string]int{}
-	}
-	return &out
-}
-
-func normalizeTalk(t *search.TalkDetail) *search.TalkDetail {
-	out := *t
-	out.Sources = nonNil(t.Sources)
-	out.Related = make([]search.Related, len(t.Related))
-	for i, r := range t.Related {
-		r.SharedTerms = nonNil(r.SharedTerms)
-		out.Related[i] = r
-	}
-	return &out
-}
-
-func normalizeReport(r *overlap.Report) *overlap.Report {
-	out := *r
-	out.Pairs = make([]overlap.Pair, len(r.Pairs))
-	for i, p := range r.Pairs {
-		p.SharedTerms = nonNil(p.SharedTerms)
-		p.Passages.A = safeFragments(p.Passages.A)
-		p.Passages.B = safeFragments(p.Passages.B)
-		out.Pairs[i] = p
-	}
-	out.Clusters = make([]overlap.Cluster, len(r.Clusters))
-	for i, cl := range r.Clusters {
-		cl.IDs = nonNil(cl.IDs)
-		cl.Titles = nonNil(cl.Titles)
-		out.Clusters[i] = cl
-	}
-	out.Clashes = nonNil(r.Clashes)
-	out.Merged = make([]overlap.Merged, len(r.Merged))
-	for i, m := range r.Merged {
-		m.Sources = nonNil(m.Sources)
-		out.Merged[i] = m
-	}
-	return &out
-}
-
-func safeFragments(fs []string) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = string(safeHighlight(f))
-	}
-	return out
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

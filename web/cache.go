@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -171,27 +170,14 @@ func newResponse(contentType string, body []byte, gz bool, hits int) (*response,
 	return r, nil
 }
 
-// encodeJSON is v as API JSON.
-func encodeJSON(v any) ([]byte, error) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode answer: %w", err)
-	}
-	return body, nil
-}
-
 // tookKey is where the API's search JSON gives its time, encoded as 0 and
 // filled in per answer. Data-set and query text cannot contain it: inside
 // JSON strings every quote is escaped.
 var tookKey = []byte(`"took_ms":0,`)
 
-// searchJSONResponse is the API JSON of a search result (encoded with
-// took_ms 0), split around its took_ms number.
-func searchJSONResponse(v any, hits int) (*response, error) {
-	body, err := encodeJSON(v)
-	if err != nil {
-		return nil, err
-	}
+// searchJSONResponse is the API JSON of a search result (SearchJSON,
+// encoded with took_ms 0), split around its took_ms number.
+func searchJSONResponse(body []byte, hits int) (*response, error) {
 	i := bytes.Index(body, tookKey)
 	if i < 0 {
 		return nil, fmt.Errorf("encode answer: no %s in the search JSON", tookKey)

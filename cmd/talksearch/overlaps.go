@@ -10,6 +10,7 @@ import (
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search/overlap"
+	"github.com/talksearch/talksearch/web"
 )
 
 func newOverlapsCmd(g *globals) *cobra.Command {
@@ -47,7 +48,7 @@ on stderr with their line and reason; the others are still compared.
 			rep := overlap.Detect(talks, overlap.Options{Min: minScore})
 			rep.Skipped = skipped
 			if asJSON {
-				return writeJSON(g.stdout, rep)
+				return writeJSON(g.stdout, web.OverlapsJSON, rep)
 			}
 			if minScore == 0 {
 				minScore = overlap.DefaultMin

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/talksearch/talksearch/search/overlap"
+	"github.com/talksearch/talksearch/web"
 )
 
 func TestOverlapsFromCSVJSON(t *testing.T) {
@@ -13,7 +14,7 @@ func TestOverlapsFromCSVJSON(t *testing.T) {
 	if err != nil || stderr != "" {
 		t.Fatalf("err %v, stderr %q", err, stderr)
 	}
-	var rep overlap.Report
+	var rep web.OverlapsDoc
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("not the report JSON: %v\n%s", err, out)
 	}
@@ -40,8 +41,8 @@ func TestOverlapsText(t *testing.T) {
 		" 1. RL, post-training, Monarch (3 talks)\n    - Scaling RL Post-Training With Monarch Actors  [s01]",
 		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    shared: RL, post-training, Monarch",
 		"    A> We show how [Monarch actors] and process meshes orchestrate an asynchronous [RL loop] from a single Python program.",
-		" 4. 0.390 topical\n    A: CUDA Graphs Without Tears  [s05]",
-		"Schedule clashes: similar talks at the same time in different rooms\n 1. 0.390  Wed Apr 8 14:15 – 14:30\n    Room A: CUDA Graphs Without Tears  [s05]\n    Room B: Less CPU Overhead With torch.compile's C++ Wrapper  [s06]",
+		" 4. 0.358 topical\n    A: CUDA Graphs Without Tears  [s05]",
+		"Schedule clashes: similar talks at the same time in different rooms\n 1. 0.358  Wed Apr 8 14:15 – 14:30\n    Room A: CUDA Graphs Without Tears  [s05]\n    Room B: Less CPU Overhead With torch.compile's C++ Wrapper  [s06]",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q\n%s", want, out)
@@ -57,11 +58,11 @@ func TestOverlapsBadRows(t *testing.T) {
 	if !strings.Contains(stderr, "warning: ../../search/overlap/testdata/bad-rows.csv:3: abstract is empty\n") || strings.Count(stderr, "warning:") != 6 {
 		t.Errorf("stderr:\n%s", stderr)
 	}
-	var rep overlap.Report
+	var rep web.OverlapsDoc
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Skipped) != 6 || rep.Skipped[0] != (overlap.RowError{Line: 3, Reason: "abstract is empty"}) {
+	if len(rep.Skipped) != 6 || rep.Skipped[0] != (web.RowErrorDoc{Line: 3, Reason: "abstract is empty"}) {
 		t.Errorf("skipped %+v", rep.Skipped)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/web"
 )
 
 // searchFlags are the options of `talksearch search`.
@@ -44,7 +46,7 @@ speaker: and track: work; an empty QUERY lists every talk.
 				return err
 			}
 			if f.json {
-				return writeJSON(g.stdout, res)
+				return writeJSON(g.stdout, web.SearchJSON, res)
 			}
 			printResult(g.stdout, res, f.offset)
 			return nil
@@ -82,7 +84,7 @@ clash in the schedule. --json prints the same document as GET /api/talks/ID.`,
 				return err
 			}
 			if asJSON {
-				return writeJSON(g.stdout, d)
+				return writeJSON(g.stdout, web.TalkJSON, d)
 			}
 			fmt.Fprintf(g.stdout, "%s\n  %s\n\n", d.Title, d.ID)
 			if len(d.Related) == 0 {
@@ -118,10 +120,19 @@ func (g *globals) searchEngine() (*search.Engine, error) {
 	return e, nil
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+// writeJSON prints v as the API's document (encoded by web, which owns the
+// JSON contract), indented for a terminal.
+func writeJSON[T any](w io.Writer, encode func(T) ([]byte, error), v T) error {
+	body, err := encode(v)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, body, "", "  "); err != nil {
+		return fmt.Errorf("indent json: %w", err)
+	}
+	out.WriteByte('\n')
+	if _, err := out.WriteTo(w); err != nil {
 		return fmt.Errorf("write json: %w", err)
 	}
 	return nil

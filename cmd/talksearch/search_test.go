@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/web"
 )
 
 // TestSearchJSON checks that `search --json` prints the API document.
@@ -25,7 +26,7 @@ func TestSearchJSON(t *testing.T) {
 			t.Errorf("unexpected key %q", k)
 		}
 	}
-	var r search.Result
+	var r web.SearchDoc
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestRelated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r search.Result
+	var r web.SearchDoc
 	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Hits) != 2 {
 		t.Fatalf("title:monarch: %v, %s", err, out)
 	}
@@ -96,7 +97,7 @@ func TestRelated(t *testing.T) {
 		t.Errorf("related %s:\n%s", r.Hits[0].ID, out)
 	}
 	out, _, err = runCmd(t, nil, "related", "--json", r.Hits[0].ID)
-	var d search.TalkDetail
+	var d web.TalkDoc
 	if err != nil || json.Unmarshal([]byte(out), &d) != nil || d.ID != r.Hits[0].ID || len(d.Related) == 0 || d.Related[0].ID != r.Hits[1].ID {
 		t.Errorf("related --json: %v\n%s", err, out)
 	}

@@ -1,7 +1,6 @@
 package overlap
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -300,36 +299,6 @@ func TestClashes(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, rep.Clashes); diff != "" {
 		t.Errorf("clashes (-want +got):\n%s", diff)
-	}
-}
-
-// The report's JSON is the API's contract: field names and empty lists.
-func TestReportJSON(t *testing.T) {
-	rep := Detect(nil, Options{})
-	b, err := json.Marshal(rep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"pairs":[],"clusters":[],"clashes":[],"merged":[]}`
-	if string(b) != want {
-		t.Errorf("empty report JSON %s, want %s", b, want)
-	}
-	rep = Detect([]index.Talk{
-		{ID: "x", Title: "Monarch Actors for RL", Abstract: monarchAbstract},
-		{ID: "y", Title: "Monarch Actors for RL", Abstract: monarchAbstract},
-	}, Options{})
-	b, err = json.Marshal(rep.Pairs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fields map[string]any
-	if err := json.Unmarshal(b, &fields); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"a", "b", "score", "kind", "shared_terms", "passages", "title_a", "title_b", "resemblance"} {
-		if _, ok := fields[k]; !ok {
-			t.Errorf("pair JSON lacks %q: %s", k, b)
-		}
 	}
 }
 

@@ -41,81 +41,81 @@ type Options struct {
 	MaxPairs int
 }
 
-// Report is everything the organizers see; its JSON form is the API's and
-// `talksearch overlaps --json`'s.
+// Report is everything the organizers see. Its JSON form, the API's and
+// `talksearch overlaps --json`'s, is web's (web.OverlapsDoc).
 type Report struct {
-	Pairs []Pair `json:"pairs"` // best first
+	Pairs []Pair // best first
 	// More is how many pairs scored at least Min but were left out by
 	// MaxPairs.
-	More     int       `json:"more,omitempty"`
-	Clusters []Cluster `json:"clusters"` // groups of linked talks, largest first
-	Clashes  []Clash   `json:"clashes"`  // similar talks in overlapping slots, best first
+	More     int
+	Clusters []Cluster // groups of linked talks, largest first
+	Clashes  []Clash   // similar talks in overlapping slots, best first
 	// MoreClashes is how many clashes MaxPairs left out.
-	MoreClashes int `json:"more_clashes,omitempty"`
+	MoreClashes int
 	// Merged are the exact duplicates ingestion already folded into one talk
 	// (a talk found in several dumps), with the dumps it came from.
-	Merged []Merged `json:"merged"`
+	Merged []Merged
 	// Skipped are the rows of an imported submissions file that could not
 	// be used; set by the importer's caller, empty for the seeds.
-	Skipped []RowError `json:"skipped,omitempty"`
+	Skipped []RowError
 }
 
 // Pair is two talks that overlap, and why.
 type Pair struct {
-	A           string   `json:"a"` // talk ids, as in `talksearch export`
-	B           string   `json:"b"`
-	Score       float64  `json:"score"` // 0..1
-	Kind        string   `json:"kind"`
-	SharedTerms []string `json:"shared_terms"` // most distinctive first, as written in the texts
-	Passages    Passages `json:"passages"`
+	A           string // talk ids, as in `talksearch export`
+	B           string
+	Score       float64 // 0..1
+	Kind        string
+	SharedTerms []string // most distinctive first, as written in the texts
+	Passages    Passages
 	// TitleA and TitleB are the talks' titles, so a page or terminal can
 	// show the pair without looking the ids up.
-	TitleA string `json:"title_a"`
-	TitleB string `json:"title_b"`
+	TitleA string
+	TitleB string
 	// Resemblance is the share of word 3-grams the two texts have in common
 	// (Jaccard, 0..1): near 1 means the same text, edited.
-	Resemblance float64 `json:"resemblance"`
+	Resemblance float64
 }
 
 // Passages are the sentences of each abstract that carry the shared terms,
 // HTML-escaped with the shared words wrapped in <mark>.
 type Passages struct {
-	A []string `json:"a"`
-	B []string `json:"b"`
+	A []string
+	B []string
 }
 
 // Cluster is a group of talks linked by pairs.
 type Cluster struct {
-	IDs    []string `json:"ids"`
-	Label  string   `json:"label"`  // the terms the cluster shares most
-	Titles []string `json:"titles"` // the titles of IDs, in the same order
+	IDs    []string
+	Label  string   // the terms the cluster shares most
+	Titles []string // the titles of IDs, in the same order
 }
 
 // Clash is two similar talks scheduled at overlapping times in different rooms.
 type Clash struct {
-	A      string  `json:"a"`
-	B      string  `json:"b"`
-	Score  float64 `json:"score"`
-	TitleA string  `json:"title_a"`
-	TitleB string  `json:"title_b"`
-	RoomA  string  `json:"room_a"`
-	RoomB  string  `json:"room_b"`
+	A      string
+	B      string
+	Score  float64
+	TitleA string
+	TitleB string
+	RoomA  string
+	RoomB  string
 	// Start and End are the span both talks share.
-	Start time.Time `json:"start"`
-	End   time.Time `json:"end"`
+	Start time.Time
+	End   time.Time
 }
 
 // Merged is one talk that ingestion found in several dumps and merged.
 type Merged struct {
-	ID      string   `json:"id"`
-	Title   string   `json:"title"`
-	Sources []string `json:"sources"`
+	ID      string
+	Title   string
+	Sources []string
 }
 
 // RowError is one row of a submissions file that was not used, and why.
 type RowError struct {
-	Line   int    `json:"line"` // 1-based line of the file where the row starts
-	Reason string `json:"reason"`
+	Line   int // 1-based line of the file where the row starts
+	Reason string
 }
 
 func (e RowError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Reason) }

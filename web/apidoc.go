@@ -1,0 +1,260 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
+)
+
+// The API's JSON documents, owned here: the engine returns plain Go values
+// and web alone decides their JSON form, for GET /api/... and for the
+// CLI's --json (SearchJSON, TalkJSON, OverlapsJSON), so the two cannot
+// drift. Every key of the contract is always written, in this order; a
+// value a talk does not have is null, never "" as a placeholder; lists are
+// arrays, never null; HTML fragments (highlights, passages) hold nothing
+// but escaped text and <mark>, as the pages do, so a client may insert
+// them as HTML. Talks themselves are index.Talk's JSON, the export
+// contract (`talksearch export`), with their related talks.
+
+// SearchDoc is the document of GET /api/search.
+type SearchDoc struct {
+	Query      string    `json:"query"`
+	Total      uint64    `json:"total"`
+	TookMS     float64   `json:"took_ms"`
+	Hits       []HitDoc  `json:"hits"`
+	Facets     FacetsDoc `json:"facets"`
+	Synonyms   []string  `json:"synonyms,omitempty"` // "MoE → mixture of experts"
+	DidYouMean *string   `json:"did_you_mean"`
+}
+
+// HitDoc is one talk of a SearchDoc.
+type HitDoc struct {
+	ID         string          `json:"id"`
+	Title      string          `json:"title"`
+	Speakers   []index.Speaker `json:"speakers"`
+	Track      *string         `json:"track"`
+	Level      *string         `json:"level"`
+	Room       *string         `json:"room"`
+	Start      *time.Time      `json:"start"`
+	End        *time.Time      `json:"end"`
+	Kind       index.Kind      `json:"kind"`
+	Scheduled  bool            `json:"scheduled"`
+	Score      float64         `json:"score"`
+	Highlights HighlightsDoc   `json:"highlights"`
+}
+
+// HighlightsDoc are the HTML fragments of a hit.
+type HighlightsDoc struct {
+	Title    []string `json:"title"`
+	Abstract []string `json:"abstract"`
+}
+
+// FacetsDoc are a result's facet counts; Missing counts the talks without
+// a value ("track", "level", "room").
+type FacetsDoc struct {
+	Track   []FacetValueDoc `json:"track"`
+	Level   []FacetValueDoc `json:"level"`
+	Room    []FacetValueDoc `json:"room"`
+	Missing map[string]int  `json:"missing"`
+}
+
+// FacetValueDoc is one bucket of a facet.
+type FacetValueDoc struct {
+	Value    string `json:"value"`
+	Count    int    `json:"count"`
+	Selected bool   `json:"selected,omitempty"`
+}
+
+// TalkDoc is the document of GET /api/talks/:id.
+type TalkDoc struct {
+	index.Talk
+	Related []RelatedDoc `json:"related"`
+}
+
+// RelatedDoc is one related talk; Clash is true when an attendee cannot
+// see both (index.Talk.Clashes).
+type RelatedDoc struct {
+	ID          string     `json:"id"`
+	Title       string     `json:"title"`
+	Score       float64    `json:"score"`
+	SharedTerms []string   `json:"shared_terms"`
+	Room        string     `json:"room,omitempty"`
+	Start       *time.Time `json:"start,omitempty"`
+	End         *time.Time `json:"end,omitempty"`
+	Clash       bool       `json:"clash"`
+}
+
+// OverlapsDoc is the document of GET /api/overlaps (see overlap.Report).
+type OverlapsDoc struct {
+	Pairs       []PairDoc     `json:"pairs"`
+	More        int           `json:"more,omitempty"`
+	Clusters    []ClusterDoc  `json:"clusters"`
+	Clashes     []ClashDoc    `json:"clashes"`
+	MoreClashes int           `json:"more_clashes,omitempty"`
+	Merged      []MergedDoc   `json:"merged"`
+	Skipped     []RowErrorDoc `json:"skipped,omitempty"`
+}
+
+// PairDoc is two overlapping talks and why (overlap.Pair).
+type PairDoc struct {
+	A           string      `json:"a"`
+	B           string      `json:"b"`
+	Score       float64     `json:"score"`
+	Kind        string      `json:"kind"`
+	SharedTerms []string    `json:"shared_terms"`
+	Passages    PassagesDoc `json:"passages"`
+	TitleA      string      `json:"title_a"`
+	TitleB      string      `json:"title_b"`
+	Resemblance float64     `json:"resemblance"`
+}
+
+// PassagesDoc are each talk's sentences carrying the shared terms, HTML.
+type PassagesDoc struct {
+	A []string `json:"a"`
+	B []string `json:"b"`
+}
+
+// ClusterDoc is a group of linked talks.
+type ClusterDoc struct {
+	IDs    []string `json:"ids"`
+	Label  string   `json:"label"`
+	Titles []string `json:"titles"`
+}
+
+// ClashDoc is two similar talks in overlapping slots; Start and End are
+// the span both share.
+type ClashDoc struct {
+	A      string    `json:"a"`
+	B      string    `json:"b"`
+	Score  float64   `json:"score"`
+	TitleA string    `json:"title_a"`
+	TitleB string    `json:"title_b"`
+	RoomA  string    `json:"room_a"`
+	RoomB  string    `json:"room_b"`
+	Start  time.Time `json:"start"`
+	End    time.Time `json:"end"`
+}
+
+// MergedDoc is a talk ingestion found in several dumps.
+type MergedDoc struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Sources []string `json:"sources"`
+}
+
+// RowErrorDoc is a row of a submissions file that was not used.
+type RowErrorDoc struct {
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// NewSearchDoc is the API document of a search result.
+func NewSearchDoc(r *search.Result) SearchDoc {
+	doc := SearchDoc{
+		Query: r.Query, Total: r.Total, TookMS: r.TookMS, Hits: make([]HitDoc, len(r.Hits)),
+		Facets: FacetsDoc{
+			Track: facetValues(r.Facets.Track), Level: facetValues(r.Facets.Level), Room: facetValues(r.Facets.Room),
+			Missing: r.Facets.Missing,
+		},
+		Synonyms: r.Synonyms, DidYouMean: nullable(r.DidYouMean),
+	}
+	if doc.Facets.Missing == nil {
+		doc.Facets.Missing = map[string]int{}
+	}
+	for i, h := range r.Hits {
+		doc.Hits[i] = HitDoc{
+			ID: h.ID, Title: h.Title, Speakers: nonNil(h.Speakers),
+			Track: nullable(h.Track), Level: nullable(h.Level), Room: nullable(h.Room),
+			Start: h.Start, End: h.End, Kind: h.Kind, Scheduled: h.Scheduled, Score: h.Score,
+			Highlights: HighlightsDoc{Title: safeFragments(h.Highlights.Title), Abstract: safeFragments(h.Highlights.Abstract)},
+		}
+	}
+	return doc
+}
+
+func facetValues(vs []search.FacetValue) []FacetValueDoc {
+	out := make([]FacetValueDoc, len(vs))
+	for i, v := range vs {
+		out[i] = FacetValueDoc{v.Value, v.Count, v.Selected}
+	}
+	return out
+}
+
+// NewTalkDoc is the API document of a talk.
+func NewTalkDoc(t *search.TalkDetail) TalkDoc {
+	doc := TalkDoc{Talk: t.Talk, Related: make([]RelatedDoc, len(t.Related))}
+	doc.Sources = nonNil(t.Sources)
+	for i, r := range t.Related {
+		doc.Related[i] = RelatedDoc{r.ID, r.Title, r.Score, nonNil(r.SharedTerms), r.Room, r.Start, r.End, r.Clash}
+	}
+	return doc
+}
+
+// NewOverlapsDoc is the API document of an overlap report.
+func NewOverlapsDoc(r *overlap.Report) OverlapsDoc {
+	doc := OverlapsDoc{
+		Pairs: make([]PairDoc, len(r.Pairs)), More: r.More, Clusters: make([]ClusterDoc, len(r.Clusters)),
+		Clashes: make([]ClashDoc, len(r.Clashes)), MoreClashes: r.MoreClashes, Merged: make([]MergedDoc, len(r.Merged)),
+	}
+	for i, p := range r.Pairs {
+		doc.Pairs[i] = PairDoc{
+			A: p.A, B: p.B, Score: p.Score, Kind: p.Kind, SharedTerms: nonNil(p.SharedTerms),
+			Passages: PassagesDoc{A: safeFragments(p.Passages.A), B: safeFragments(p.Passages.B)},
+			TitleA:   p.TitleA, TitleB: p.TitleB, Resemblance: p.Resemblance,
+		}
+	}
+	for i, c := range r.Clusters {
+		doc.Clusters[i] = ClusterDoc{nonNil(c.IDs), c.Label, nonNil(c.Titles)}
+	}
+	for i, c := range r.Clashes {
+		doc.Clashes[i] = ClashDoc{c.A, c.B, c.Score, c.TitleA, c.TitleB, c.RoomA, c.RoomB, c.Start, c.End}
+	}
+	for i, m := range r.Merged {
+		doc.Merged[i] = MergedDoc{m.ID, m.Title, nonNil(m.Sources)}
+	}
+	for _, e := range r.Skipped {
+		doc.Skipped = append(doc.Skipped, RowErrorDoc{e.Line, e.Reason})
+	}
+	return doc
+}
+
+// SearchJSON, TalkJSON and OverlapsJSON are the API's JSON of each
+// document, compact as the API serves it.
+func SearchJSON(r *search.Result) ([]byte, error)    { return encodeJSON(NewSearchDoc(r)) }
+func TalkJSON(t *search.TalkDetail) ([]byte, error)  { return encodeJSON(NewTalkDoc(t)) }
+func OverlapsJSON(r *overlap.Report) ([]byte, error) { return encodeJSON(NewOverlapsDoc(r)) }
+
+// encodeJSON is v as API JSON.
+func encodeJSON(v any) ([]byte, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode answer: %w", err)
+	}
+	return body, nil
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func safeFragments(fs []string) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(safeHighlight(f))
+	}
+	return out
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

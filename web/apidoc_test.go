@@ -1,0 +1,66 @@
+package web
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
+)
+
+// The documents' JSON is the API's contract: every key, arrays for lists
+// the engine left nil, null for values a talk does not have.
+func TestDocumentsOfEmptyValues(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		encode func() ([]byte, error)
+		want   string
+	}{
+		{"search", func() ([]byte, error) { return SearchJSON(&search.Result{Query: "q"}) },
+			`{"query":"q","total":0,"took_ms":0,"hits":[],"facets":{"track":[],"level":[],"room":[],"missing":{}},"did_you_mean":null}`},
+		{"hit", func() ([]byte, error) {
+			return SearchJSON(&search.Result{Hits: []search.Hit{{ID: "x", Kind: index.KindTalk}}, DidYouMean: "y"})
+		}, `{"query":"","total":0,"took_ms":0,"hits":[{"id":"x","title":"","speakers":[],"track":null,"level":null,"room":null,"start":null,"end":null,"kind":"talk","scheduled":false,"score":0,"highlights":{"title":[],"abstract":[]}}],"facets":{"track":[],"level":[],"room":[],"missing":{}},"did_you_mean":"y"}`},
+		{"talk", func() ([]byte, error) {
+			return TalkJSON(&search.TalkDetail{Talk: index.Talk{ID: "x", Kind: index.KindTalk}, Related: []search.Related{{ID: "y"}}})
+		}, `{"id":"x","conference":{"id":"","name":""},"title":"","kind":"talk","scheduled":false,"sources":[],"related":[{"id":"y","title":"","score":0,"shared_terms":[],"clash":false}]}`},
+		{"overlaps", func() ([]byte, error) { return OverlapsJSON(overlap.Detect(nil, overlap.Options{})) },
+			`{"pairs":[],"clusters":[],"clashes":[],"merged":[]}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("JSON\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// A detected pair has every key of the contract.
+func TestPairDocumentKeys(t *testing.T) {
+	abstract := "We show how Monarch actors orchestrate reinforcement learning, with weights synchronized over RDMA between trainers and rollout workers."
+	rep := overlap.Detect([]index.Talk{
+		{ID: "x", Title: "Monarch Actors for RL", Abstract: abstract, Kind: index.KindTalk},
+		{ID: "y", Title: "Monarch Actors for RL", Abstract: abstract, Kind: index.KindTalk},
+	}, overlap.Options{})
+	b, err := OverlapsJSON(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Pairs []map[string]any }
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Pairs) != 1 {
+		t.Fatalf("%v: %s", err, b)
+	}
+	for _, k := range []string{"a", "b", "score", "kind", "shared_terms", "passages", "title_a", "title_b", "resemblance"} {
+		if _, ok := doc.Pairs[0][k]; !ok {
+			t.Errorf("pair JSON lacks %q: %s", k, b)
+		}
+	}
+	if len(doc.Pairs[0]) != 9 {
+		t.Errorf("pair JSON has %d keys, want 9: %s", len(doc.Pairs[0]), b)
+	}
+}
