@@ -184,7 +184,7 @@ func (e *Engine) acquire() (*snapshot, func(), error) {
 // them.
 func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	start := time.Now()
-	r, err := normalize(r)
+	r, err := r.Normalize()
 	if err != nil {
 		return nil, err
 	}
@@ -246,16 +246,25 @@ func (e *Engine) Talks() []index.Talk {
 // rounded to two decimals, which bounds the reports kept per corpus to 101
 // whatever clients send (0 means overlap.DefaultMin).
 func (e *Engine) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
-	if !(min >= 0 && min <= 1) { // also refuses NaN
-		return nil, fmt.Errorf("overlap minimum %v not in [0,1]: %w", min, ErrInvalid)
+	min, err := OverlapMin(min)
+	if err != nil {
+		return nil, err
 	}
-	min = math.Round(min*100) / 100
 	s, done, err := e.acquire()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	return s.overlaps(min), nil
+}
+
+// OverlapMin validates the minimum score of Overlaps and rounds it as
+// Overlaps does; a value outside [0,1] is an error wrapping ErrInvalid.
+func OverlapMin(min float64) (float64, error) {
+	if !(min >= 0 && min <= 1) { // also refuses NaN
+		return 0, fmt.Errorf("overlap minimum %v not in [0,1]: %w", min, ErrInvalid)
+	}
+	return math.Round(min*100) / 100, nil
 }
 
 func msSince(t time.Time) float64 {
@@ -504,9 +513,11 @@ func (s *snapshot) overlaps(min float64) *overlap.Report {
 	return r
 }
 
-// normalize validates r and fills its defaults, so that equal searches have
-// equal requests (and cache keys).
-func normalize(r Request) (Request, error) {
+// Normalize validates r and fills its defaults, as Search does, so that
+// equal searches have equal requests (and cache keys). An invalid request
+// is an error wrapping ErrInvalid. Exported for other Searchers (web's test
+// fake) to refuse what the engine refuses.
+func (r Request) Normalize() (Request, error) {
 	if n := utf8.RuneCountInString(r.Query); n > MaxQueryLen {
 		return r, fmt.Errorf("the query is %d characters long; the limit is %d: %w", n, MaxQueryLen, ErrInvalid)
 	}

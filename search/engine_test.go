@@ -497,7 +497,7 @@ func TestFacetStrategiesAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			nr, err := normalize(r)
+			nr, err := r.Normalize()
 			if err != nil {
 				t.Fatal(err)
 			}

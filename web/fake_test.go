@@ -77,6 +77,7 @@ var fakeTalks = map[string]*search.TalkDetail{
 			Kind:     index.KindTalk,
 			Sources:  []string{"001_c.txt"},
 		},
+		Related: []search.Related{},
 	},
 }
 
@@ -85,6 +86,9 @@ func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Re
 	f.mu.Lock()
 	f.last = r
 	f.mu.Unlock()
+	if _, err := r.Normalize(); err != nil {
+		return nil, err
+	}
 	switch r.Query {
 	case "boom":
 		return nil, errors.New("index on fire")
@@ -94,11 +98,11 @@ func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Re
 		<-ctx.Done()
 		return nil, fmt.Errorf("search: %w", ctx.Err())
 	case "nothing":
-		return &search.Result{Query: r.Query, DidYouMean: "nothing else"}, nil
+		return &search.Result{Query: r.Query, DidYouMean: "nothing else", Hits: []search.Hit{}, Facets: noFacets()}, nil
 	}
 	t := fakeTalks["monarch-on-rocm-1a2b"]
 	if r.Offset >= 45 {
-		return &search.Result{Query: r.Query, Total: 45}, nil
+		return &search.Result{Query: r.Query, Total: 45, Hits: []search.Hit{}, Facets: noFacets()}, nil
 	}
 	return &search.Result{
 		Query:  r.Query,
@@ -121,9 +125,11 @@ func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Re
 				Abstract: []string{"PyTorch <mark>Monarch</mark> runs <img src=x onerror=alert(1)> on AMD", "nothing marked here"},
 			},
 		}, {
-			ID:    "abstract-only-5e6f",
-			Title: "Float8 training",
-			Kind:  index.KindLightning,
+			ID:         "abstract-only-5e6f",
+			Title:      "Float8 training",
+			Speakers:   []index.Speaker{},
+			Kind:       index.KindLightning,
+			Highlights: search.Highlights{Title: []string{}, Abstract: []string{}},
 		}},
 		Facets: search.Facets{
 			Track: []search.FacetValue{{Value: "Distributed & Parallel", Count: 30}, {Value: "Inference & Production", Count: 15}},
@@ -134,6 +140,12 @@ func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Re
 			},
 		},
 	}, nil
+}
+
+// noFacets are the facets of a result without talks: empty, not nil, as
+// the engine's.
+func noFacets() search.Facets {
+	return search.Facets{Track: []search.FacetValue{}, Level: []search.FacetValue{}, Room: []search.FacetValue{}, Missing: map[string]int{}}
 }
 
 func (f *fakeSearcher) Talk(ctx context.Context, id string) (*search.TalkDetail, error) {
@@ -150,6 +162,9 @@ func (f *fakeSearcher) Talk(ctx context.Context, id string) (*search.TalkDetail,
 
 func (f *fakeSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
 	f.calls.Add(1)
+	if _, err := search.OverlapMin(min); err != nil {
+		return nil, err
+	}
 	return &overlap.Report{
 		Pairs: []overlap.Pair{{
 			A: "monarch-on-rocm-1a2b", B: "torchstore-3c4d", Score: 0.61, Kind: overlap.KindTopical,
