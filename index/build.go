@@ -12,14 +12,11 @@ import (
 
 // newDocument is what Bleve indexes of a Talk: flat fields named in
 // fields.go. Bleve reads structs by reflection and ignores "omitempty", so
-// the document is a map holding only the values the talk has: an empty
-// track must be missing, not a "" facet bucket. The track_text twin repeats
-// the same string (no copy) at its own path, so a query on it finds its
-// own analyzer by path.
+// the document is a map holding only the values the talk has.
 func newDocument(t Talk) map[string]any {
 	d := map[string]any{
 		FieldTitle: t.Title,
-		FieldKind:  string(t.Kind), FieldScheduled: t.Scheduled,
+		FieldKind:  string(t.Kind),
 	}
 	if t.Abstract != "" {
 		d[FieldAbstract] = t.Abstract
@@ -34,18 +31,6 @@ func newDocument(t Talk) map[string]any {
 			names = append(names, line)
 		}
 		d[FieldSpeakers] = strings.Join(names, "\n")
-	}
-	if t.Track != "" {
-		d[FieldTrack], d[FieldTrackText] = t.Track, t.Track
-	}
-	if t.Level != "" {
-		d[FieldLevel] = t.Level
-	}
-	if t.Room != "" {
-		d[FieldRoom] = t.Room
-	}
-	if t.Start != nil {
-		d[FieldStart] = *t.Start
 	}
 	return d
 }

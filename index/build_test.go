@@ -85,50 +85,30 @@ func TestBuildFindsTechnicalTokens(t *testing.T) {
 		{"MI300 finds MI300X", match(FieldAbstract, "MI300"), []string{"kv"}},
 		{"FP8 finds float8", match(FieldAbstract, "FP8"), []string{"kv"}},
 		{"speaker affiliation", match(FieldSpeakers, "meta"), []string{"compile"}},
-		{"track words", match(FieldTrackText, "compiler"), []string{"compile"}},
 		{"no _all field", bleve.NewMatchQuery("torch.compile"), nil},
-		{"track keyword", bleve.NewTermQuery("Compilers"), nil}, // no _all: keyword needs its field
 	}
-	fieldTerm := bleve.NewTermQuery("Hall A")
-	fieldTerm.SetField(FieldRoom)
+	kind := bleve.NewTermQuery(string(KindBreak))
+	kind.SetField(FieldKind)
 	tests = append(tests, struct {
 		name string
 		q    query.Query
 		want []string
-	}{"room keyword", fieldTerm, []string{"compile"}})
+	}{"kind keyword", kind, []string{"break"}})
+	for _, f := range []string{"track", "track_text", "level", "room"} {
+		q := bleve.NewMatchQuery("Compilers Hall Intermediate")
+		q.SetField(f)
+		tests = append(tests, struct {
+			name string
+			q    query.Query
+			want []string
+		}{f + " is not indexed", q, nil})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.want, searchIDs(t, idx, tt.q)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-// Facets count keyword values as written; talks without a value are
-// missing, never an empty bucket.
-func TestBuildFacetsHaveNoEmptyBucket(t *testing.T) {
-	idx, err := Build(handTalks())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	req := bleve.NewSearchRequest(bleve.NewMatchAllQuery())
-	req.AddFacet(FieldTrack, bleve.NewFacetRequest(FieldTrack, 10))
-	res, err := idx.Search(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := res.Facets[FieldTrack]
-	got := map[string]int{}
-	for _, tf := range f.Terms.Terms() {
-		got[tf.Term] = tf.Count
-	}
-	if diff := cmp.Diff(map[string]int{"Compilers": 1, "Distributed": 1}, got); diff != "" {
-		t.Errorf("track facet (-want +got):\n%s", diff)
-	}
-	if f.Missing != 4 {
-		t.Errorf("missing = %d, want 4", f.Missing)
 	}
 }
 

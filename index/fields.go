@@ -1,19 +1,17 @@
 package index
 
-// Field names of the Bleve documents. The search package queries these and
-// nothing else; the mapping (mapping.go) says how each is analysed.
+// Field names of the Bleve documents (mapping.go says how each is
+// analysed). The search package queries the text fields and kind, and
+// nothing else: facets, the track: filter, filters by level and room, and
+// the order by time are all computed in Go from the talks a snapshot holds
+// (search/facets.go, search/results.go), which costs less than Bleve's
+// facet requests and sorts. A field no query reads is not indexed.
 const (
 	// Text fields are not stored: results and highlights use the Talk
-	// text (see mapping.go); term vectors give match locations.
-	FieldTitle    = "title"    // text (talk_en), term vectors: weight it above the abstract
+	// text; term vectors give match locations.
+	FieldTitle    = "title"    // text (talk_en), term vectors: weighed above the abstract
 	FieldAbstract = "abstract" // text (talk_en), term vectors
 	FieldSpeakers = "speakers" // text (talk_en), term vectors: names and affiliations, one speaker a line
 
-	FieldTrack     = "track"      // keyword: facet and exact filter; empty values are not indexed
-	FieldTrackText = "track_text" // text (talk_en) twin of track, so words of a track name match
-	FieldLevel     = "level"      // keyword: facet
-	FieldRoom      = "room"       // keyword: facet
-	FieldKind      = "kind"       // keyword
-	FieldStart     = "start"      // datetime, for sorting by time; absent when unknown
-	FieldScheduled = "scheduled"  // boolean
+	FieldKind = "kind" // keyword: related talks leave breaks out
 )

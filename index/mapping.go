@@ -10,7 +10,10 @@ import (
 
 // MappingVersion changes whenever the mapping or an analyzer changes, so a
 // persisted index built with another one is rebuilt rather than reused.
-const MappingVersion = 4
+//
+// 5: track, track_text, level, room, start and scheduled are no longer
+// indexed (no query read them; see fields.go).
+const MappingVersion = 5
 
 // ScoringModel is the relevance model of the index: BM25, whose length
 // normalisation saturates keyword stuffing in long abstracts better than
@@ -19,8 +22,8 @@ const MappingVersion = 4
 const ScoringModel = bleveindex.BM25Scoring
 
 // NewMapping returns the index mapping of talk documents: a static document
-// mapping (fields not listed here are never indexed), the talk analyzers on
-// text, the keyword analyzer on facet fields.
+// mapping (fields not listed here are never indexed), the talk analyzer on
+// text, the keyword analyzer on kind.
 func NewMapping() mapping.IndexMapping {
 	// text is a searchable, highlightable field: term vectors give the hit
 	// locations the highlighter marks. Not stored: the search package
@@ -34,14 +37,6 @@ func NewMapping() mapping.IndexMapping {
 		f.Store = false
 		return f
 	}
-	// twin indexes a copy of another field's text (see newDocument), for
-	// matching only.
-	twin := func(analyzer string) *mapping.FieldMapping {
-		f := text(analyzer)
-		f.Store = false
-		f.IncludeTermVectors = false
-		return f
-	}
 	kw := func() *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
 		f.Analyzer = keyword.Name
@@ -52,17 +47,7 @@ func NewMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(FieldTitle, text(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldAbstract, text(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldSpeakers, text(analysis.AnalyzerName))
-	doc.AddFieldMappingsAt(FieldTrack, kw())
-	doc.AddFieldMappingsAt(FieldTrackText, twin(analysis.AnalyzerName))
-	doc.AddFieldMappingsAt(FieldLevel, kw())
-	doc.AddFieldMappingsAt(FieldRoom, kw())
 	doc.AddFieldMappingsAt(FieldKind, kw())
-	start := bleve.NewDateTimeFieldMapping()
-	start.IncludeInAll = false
-	doc.AddFieldMappingsAt(FieldStart, start)
-	sched := bleve.NewBooleanFieldMapping()
-	sched.IncludeInAll = false
-	doc.AddFieldMappingsAt(FieldScheduled, sched)
 	// No composite "_all" field: every query names its fields, and building
 	// _all cost a tenth of the indexing time.
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())

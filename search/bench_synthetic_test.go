@@ -70,8 +70,8 @@ func BenchmarkRelatedSynthetic(b *testing.B) {
 	})
 }
 
-// BenchmarkFacetsSynthetic compares facets counted in Go and by Bleve
-// facet requests on the synthetic corpus.
+// BenchmarkFacetsSynthetic times facets counted in Go on the synthetic
+// corpus.
 func BenchmarkFacetsSynthetic(b *testing.B) {
 	benchFacets(b, syntheticEngine(b), "training", []string{"Training Systems"})
 }

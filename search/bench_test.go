@@ -2,18 +2,12 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/talksearch/talksearch/search/syntax"
-
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search/query"
-
-	"github.com/talksearch/talksearch/index"
 )
 
 // benchRequests is a mix of what attendees ask: product names, topics,
@@ -140,11 +134,11 @@ func BenchmarkNew(b *testing.B) {
 	})
 }
 
-// BenchmarkFacets compares the two ways of counting facets whose counts
-// ignore their own selection, for a query with a track selected: in Go over
-// the matching talks (what the engine does), or by Bleve facet requests (one
-// search with the selection for the other facets' counts and the page, one
-// without it for the track counts).
+// BenchmarkFacets times counting facets whose counts ignore their own
+// selection, for a query with a track selected, in Go over the matching
+// talks. (Bleve facet requests, one search per selected facet, cost a
+// multiple of it and were dropped; the index keeps no facet fields since
+// mapping version 5.)
 func BenchmarkFacets(b *testing.B) {
 	e, _ := seedEngine(b)
 	benchFacets(b, e, "training", []string{"Training Systems"})
@@ -169,39 +163,4 @@ func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
 			return nil
 		})
 	})
-	b.Run("bleve", func(b *testing.B) {
-		runTimed(b, 1, func(int) error {
-			_, err := bleveFacets(ctx, s.idx, pl.q, tracks)
-			return err
-		})
-	})
-}
-
-// bleveFacets counts facets the Bleve way, for the comparison.
-func bleveFacets(ctx context.Context, idx bleve.Index, q query.Query, tracks []string) (map[string]int, error) {
-	var ors []query.Query
-	for _, t := range tracks {
-		tq := query.NewTermQuery(t)
-		tq.SetField(index.FieldTrack)
-		ors = append(ors, tq)
-	}
-	main := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{q, query.NewDisjunctionQuery(ors)}), DefaultLimit, 0, false)
-	main.AddFacet("level", bleve.NewFacetRequest(index.FieldLevel, 50))
-	main.AddFacet("room", bleve.NewFacetRequest(index.FieldRoom, 50))
-	own := bleve.NewSearchRequestOptions(q, 0, 0, false)
-	own.AddFacet("track", bleve.NewFacetRequest(index.FieldTrack, 50))
-	counts := map[string]int{}
-	for _, req := range []*bleve.SearchRequest{main, own} {
-		res, err := idx.SearchInContext(ctx, req)
-		if err != nil {
-			return nil, fmt.Errorf("facet search: %w", err)
-		}
-		for name, f := range res.Facets {
-			for _, t := range f.Terms.Terms() {
-				counts[name+"/"+t.Term] = t.Count
-			}
-			counts[name+"/"] = f.Missing
-		}
-	}
-	return counts, nil
 }

@@ -12,9 +12,9 @@ import (
 // matches from one Bleve search; larger ones from a scan of the query's
 // searcher that reads only document numbers and scores (scan.go), which
 // costs less than Bleve's facet requests: those visited every hit's doc
-// values once per request, one request per selected facet.
-// BenchmarkFacets and BenchmarkFacetsSynthetic compare Go with Bleve facet
-// requests.
+// values once per request, one request per selected facet. So the index
+// has no facet fields (index/fields.go); BenchmarkFacets and
+// BenchmarkFacetsSynthetic time the counting.
 
 // facetNames are the facets of a result, in the order of Facets' fields.
 var facetNames = [3]string{"track", "level", "room"}
