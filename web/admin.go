@@ -22,6 +22,14 @@ type ReloadReport struct {
 	TookMS   float64 `json:"took_ms"`
 }
 
+// ReloadStatus is what /healthz tells of re-indexing, so operators and
+// tests see a reload begin, end and fail without reading logs.
+type ReloadStatus struct {
+	Reloads  int  // reloads finished, swapped in or refused
+	Failures int  // of those, the refused ones (the old index serves on)
+	Running  bool // a reload is under way
+}
+
 // ErrSeedsRejected marks a reload refused because the new seeds did not
 // load: the operator must fix the data, and the old index keeps serving.
 var ErrSeedsRejected = errors.New("new seeds rejected, the old index keeps serving")

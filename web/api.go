@@ -63,8 +63,16 @@ func (s *server) apiOverlaps(c *gin.Context) {
 	})
 }
 
+// healthz answers once the server serves an index, with that index's
+// generation: it grows with every re-index, so a client that sees it grow
+// knows the new corpus serves (a readiness signal for deploys and tests).
 func (s *server) healthz(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+	h := healthDoc{Status: "ok", Generation: s.s.Generation()}
+	if s.opts.ReloadStatus != nil {
+		st := s.opts.ReloadStatus()
+		h.Reloads, h.ReloadFailures, h.Reloading = &st.Reloads, &st.Failures, &st.Running
+	}
+	c.JSON(http.StatusOK, h)
 }
 
 // talkID is the :id of the path, bounded.

@@ -152,6 +152,16 @@ type RowErrorDoc struct {
 	Reason string `json:"reason"`
 }
 
+// healthDoc is the document of /healthz; the reload keys are there when
+// the server can re-index.
+type healthDoc struct {
+	Status         string `json:"status"`
+	Generation     uint64 `json:"generation"`
+	Reloads        *int   `json:"reloads,omitempty"`
+	ReloadFailures *int   `json:"reload_failures,omitempty"`
+	Reloading      *bool  `json:"reloading,omitempty"`
+}
+
 // NewSearchDoc is the API document of a search result.
 func NewSearchDoc(r *search.Result) SearchDoc {
 	doc := SearchDoc{

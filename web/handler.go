@@ -57,6 +57,8 @@ type Options struct {
 	// both, the endpoint answers 403.
 	ReloadToken string
 	Reload      ReloadFunc
+	// ReloadStatus, when set, adds the reloads' progress to /healthz.
+	ReloadStatus func() ReloadStatus
 }
 
 // The event runs in Paris in April: CEST. A fixed zone avoids depending on

@@ -100,7 +100,7 @@ func TestStatuses(t *testing.T) {
 		{"api overlaps NaN", "/api/overlaps?min=NaN", 400, "application/json; charset=utf-8", `min must be`},
 		{"api unknown route", "/api/nope", 404, "application/json; charset=utf-8", `{"error":"not found: no such page"}`},
 		{"admin route by GET", "/admin/reload", 404, "application/json; charset=utf-8", `{"error":"not found: no such page"}`},
-		{"healthz", "/healthz", 200, "application/json; charset=utf-8", `{"status":"ok"}`},
+		{"healthz", "/healthz", 200, "application/json; charset=utf-8", `{"status":"ok","generation":1}`},
 		{"static css", "/static/app.css", 200, "text/css; charset=utf-8", ":root"},
 		{"static js", "/static/app.js", 200, "text/javascript; charset=utf-8", "use strict"},
 		{"static no listing", "/static/", 404, "text/html; charset=utf-8", "no such page"},

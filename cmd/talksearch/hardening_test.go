@@ -53,6 +53,42 @@ func (s *served) getJSON(t *testing.T, path string, v any) int {
 	return resp.StatusCode
 }
 
+// health is what /healthz says: the generation of the index serving and
+// the reloads so far, the server's readiness signals.
+type health struct {
+	Status         string
+	Generation     uint64
+	Reloads        int
+	ReloadFailures int `json:"reload_failures"`
+	Reloading      bool
+}
+
+// waitHealth asks /healthz until its answer satisfies ready, and returns
+// that answer: tests wait for what the server says, never a fixed time or
+// a log line.
+func (s *served) waitHealth(t *testing.T, what string, ready func(health) bool) health {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	var last health
+	var lastErr error
+	for {
+		resp, err := http.Get(s.url + "/healthz")
+		if err == nil {
+			last = health{}
+			err = json.NewDecoder(resp.Body).Decode(&last)
+			resp.Body.Close()
+			if err == nil && resp.StatusCode == http.StatusOK && last.Status == "ok" && ready(last) {
+				return last
+			}
+		}
+		lastErr = err
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: /healthz says %+v (%v)", what, last, lastErr)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // total is the number of talks the server lists, and of talks matching q.
 func (s *served) total(t *testing.T, q string) int {
 	t.Helper()
@@ -101,7 +137,7 @@ func copySeeds(t *testing.T) string {
 
 // hammer sends searches and talk requests from n clients until stop is
 // closed, and counts them and their failures.
-func hammer(t *testing.T, base string, n int, stop <-chan struct{}) (wait func() (ok, failed int64, firstErr string)) {
+func hammer(t *testing.T, base string, n int, stop <-chan struct{}) (wait func() (ok, failed int64, firstErr string), served func(n int64)) {
 	t.Helper()
 	var (
 		wg         sync.WaitGroup
@@ -141,11 +177,25 @@ func hammer(t *testing.T, base string, n int, stop <-chan struct{}) (wait func()
 			}
 		})
 	}
-	return func() (int64, int64, string) {
+	wait = func() (int64, int64, string) {
 		wg.Wait()
 		client.CloseIdleConnections()
 		return okN.Load(), failN.Load(), first
 	}
+	// served returns once n more requests have been answered: progress the
+	// test waits for instead of a fixed time.
+	served = func(n int64) {
+		t.Helper()
+		target := okN.Load() + failN.Load() + n
+		deadline := time.Now().Add(30 * time.Second)
+		for okN.Load()+failN.Load() < target {
+			if time.Now().After(deadline) {
+				t.Fatalf("the clients made %d requests in 30 s, want %d", okN.Load()+failN.Load(), target)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return wait, served
 }
 
 // TestReloadUnderLoad re-indexes, through the admin endpoint and by
@@ -173,8 +223,9 @@ func testReloadUnderLoad(t *testing.T, indexDir string) {
 	before := s.total(t, "")
 
 	stop := make(chan struct{})
-	wait := hammer(t, s.url, 8, stop)
-	time.Sleep(300 * time.Millisecond)
+	wait, served := hammer(t, s.url, 8, stop)
+	served(50) // the clients are under way
+	gen := s.waitHealth(t, "the first index", func(health) bool { return true }).Generation
 	for range 3 {
 		if code, body := s.reload(t, token); code != http.StatusOK {
 			t.Errorf("reload of unchanged seeds: %d %s", code, body)
@@ -189,11 +240,8 @@ func testReloadUnderLoad(t *testing.T, indexDir string) {
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for s.total(t, "zymurgical") == 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(300 * time.Millisecond)
+	s.waitHealth(t, "the SIGHUP reload", func(h health) bool { return h.Generation == gen+4 })
+	served(50) // and go on after the last swap
 	close(stop)
 	ok, failed, first := wait()
 
@@ -209,8 +257,8 @@ func testReloadUnderLoad(t *testing.T, indexDir string) {
 	if got := s.total(t, ""); got != before+1 {
 		t.Errorf("after SIGHUP with a new seed: %d talks, want %d", got, before+1)
 	}
-	if n := strings.Count(s.log.String(), "reload: new index serving"); n != 4 {
-		t.Errorf("log has %d successful reloads, want 4", n)
+	if h := s.waitHealth(t, "the reloads", func(health) bool { return true }); h.Reloads != 4 || h.ReloadFailures != 0 || h.Generation != gen+4 {
+		t.Errorf("after 4 reloads /healthz says %+v, want 4 reloads, none failed, generation %d", h, gen+4)
 	}
 	if indexDir != "" {
 		if got := indexFiles(t, indexDir); len(got) != 1 {
@@ -249,7 +297,7 @@ func TestBadSeedsDuringReloadKeepTheOldIndex(t *testing.T) {
 		}, "no seed files"},
 	}
 	stop := make(chan struct{})
-	wait := hammer(t, s.url, 4, stop)
+	wait, _ := hammer(t, s.url, 4, stop)
 	for _, tt := range tests {
 		if err := tt.breakIt(); err != nil {
 			t.Fatal(err)
@@ -267,12 +315,16 @@ func TestBadSeedsDuringReloadKeepTheOldIndex(t *testing.T) {
 	}
 	// SIGHUP with broken seeds: logged, nothing changes.
 	logged := strings.Count(s.log.String(), "reload: keeping the old index")
+	h0 := s.waitHealth(t, "the refused reloads", func(health) bool { return true })
+	if h0.Reloads != len(tests) || h0.ReloadFailures != len(tests) {
+		t.Errorf("/healthz says %+v, want %d reloads, all failed", h0, len(tests))
+	}
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(s.log.String(), "reload: keeping the old index") == logged && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+	h := s.waitHealth(t, "the SIGHUP reload", func(h health) bool { return h.Reloads == h0.Reloads+1 })
+	if h.ReloadFailures != h0.ReloadFailures+1 || h.Generation != h0.Generation {
+		t.Errorf("SIGHUP with no seeds: /healthz says %+v, want one more failure and generation %d", h, h0.Generation)
 	}
 	if strings.Count(s.log.String(), "reload: keeping the old index") != logged+1 {
 		t.Errorf("SIGHUP with no seeds: no error logged\n%s", s.log)
@@ -350,13 +402,9 @@ func TestSIGHUPDuringStartup(t *testing.T) {
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	for !strings.Contains(log.String(), "reload: new index serving") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no reload after a SIGHUP during the start\n%s", log)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 	s := &served{url: "http://" + addr, log: log}
+	// The first index is generation 1, the reload's 2.
+	s.waitHealth(t, "the reload after a SIGHUP during the start", func(h health) bool { return h.Generation == 2 && h.Reloads == 1 })
 	if got := s.total(t, ""); got != 73 {
 		t.Errorf("%d talks after the reload, want 73", got)
 	}
@@ -392,28 +440,28 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 		}
 		answered <- answer{resp.StatusCode, string(b)}
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(s.log.String(), "reload: reading the seeds") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the reload did not begin\n%s", s.log)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	s.waitHealth(t, "the reload to begin", func(h health) bool { return h.Reloading })
 
 	stopped := make(chan error, 1)
 	go func() { stopped <- s.stop() }()
-	for !strings.Contains(s.log.String(), "shutting down") {
+	// Shutdown closes the listener first: from then on a new connection is
+	// refused, which is the sign the shutdown began.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
 		if time.Now().After(deadline) {
 			t.Fatalf("no shutdown\n%s", s.log)
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if strings.Contains(s.log.String(), "reload: new index serving") {
-		t.Fatalf("the reload ended before the shutdown began: the test proves nothing\n%s", s.log)
-	}
-	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-		c.Close()
-		t.Error("the server accepted a new connection while shutting down")
+	select {
+	case a := <-answered:
+		t.Fatalf("the reload ended (%d) before the shutdown began: the test proves nothing\n%s", a.code, s.log)
+	default:
 	}
 
 	a := <-answered

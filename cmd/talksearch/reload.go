@@ -27,6 +27,29 @@ type reloader struct {
 	log  zerolog.Logger
 	// skipped are the seed files the serving corpus could not use at all.
 	skipped map[string]bool
+	// status is what /healthz shows of the reloads (web.ReloadStatus).
+	statusMu sync.Mutex
+	st       web.ReloadStatus
+}
+
+// status is a web.Options.ReloadStatus.
+func (r *reloader) status() web.ReloadStatus {
+	r.statusMu.Lock()
+	defer r.statusMu.Unlock()
+	return r.st
+}
+
+// setStatus records a reload beginning (running) or ending.
+func (r *reloader) setStatus(running bool, err error) {
+	r.statusMu.Lock()
+	defer r.statusMu.Unlock()
+	r.st.Running = running
+	if !running {
+		r.st.Reloads++
+		if err != nil {
+			r.st.Failures++
+		}
+	}
 }
 
 // newReloader re-reads the seeds named by --seeds (the embedded seeds give
@@ -71,9 +94,15 @@ func (r *reloader) check(c *ingest.Corpus) error {
 }
 
 // reload is a web.ReloadFunc. On any error the old index keeps serving.
-func (r *reloader) reload(ctx context.Context) (web.ReloadReport, error) {
+func (r *reloader) reload(ctx context.Context) (rep web.ReloadReport, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.setStatus(true, nil)
+	defer func() { r.setStatus(false, err) }()
+	return r.reloadLocked()
+}
+
+func (r *reloader) reloadLocked() (web.ReloadReport, error) {
 	start := time.Now()
 	r.log.Info().Msg("reload: reading the seeds")
 	c, err := r.load()

@@ -91,9 +91,14 @@ func TestReloaderBaselineMovesWithTheServingCorpus(t *testing.T) {
 
 func TestReloaderRunsOnSIGHUP(t *testing.T) {
 	var swaps atomic.Int32
+	swapped := make(chan struct{}, 1)
 	r := &reloader{
-		load:    func() (*ingest.Corpus, error) { return corpusOf(1), nil },
-		swap:    func(*ingest.Corpus) error { swaps.Add(1); return nil },
+		load: func() (*ingest.Corpus, error) { return corpusOf(1), nil },
+		swap: func(*ingest.Corpus) error {
+			swaps.Add(1)
+			swapped <- struct{}{}
+			return nil
+		},
 		log:     zerolog.Nop(),
 		skipped: map[string]bool{},
 	}
@@ -103,12 +108,16 @@ func TestReloaderRunsOnSIGHUP(t *testing.T) {
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for swaps.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-swapped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no reload within 5 s of a SIGHUP")
 	}
 	stop()
 	if swaps.Load() != 1 {
 		t.Errorf("%d reloads after one SIGHUP, want 1", swaps.Load())
+	}
+	if st := r.status(); st != (web.ReloadStatus{Reloads: 1}) {
+		t.Errorf("status %+v, want one reload, none failed, none running", st)
 	}
 }

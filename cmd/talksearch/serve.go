@@ -115,6 +115,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 
 	h, err := web.NewHandler(engine, log, web.Options{
 		RequestTimeout: o.requestTimeout, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
+		ReloadStatus: reload.status,
 	})
 	if err != nil {
 		return fmt.Errorf("web handler: %w", err)
