@@ -1,11 +1,12 @@
 // Package search answers attendees' queries over the talk index: query
 // parsing with typo tolerance and synonyms, facets, highlights, related
-// talks and "did you mean". It translates Bleve's types into its own at the
-// package edge, so the web layer never sees Bleve.
+// talks and "did you mean". It translates Bleve's types into its own plain
+// Go values at the package edge, so the web layer never sees Bleve (and
+// web alone gives them their JSON form).
 //
 // # Queries
 //
-// A query is what a person types in a search box, syntax.Query by parseQuery and
+// A query is what a person types in a search box, parsed by syntax.Parse and
 // never rejected for its syntax: plain words, "quoted phrases", -exclusions
 // and the prefixes title:, speaker: (by:), abstract: and track:. Every plain
 // word counts and none is required: Bleve's coordination factor ranks talks
@@ -28,7 +29,8 @@
 // Highlights are Bleve's html highlighter driven directly: the whole title,
 // the two best abstract fragments cut at word boundaries, only fragments
 // with a match. Related talks (related.go) are Bleve candidates for the
-// talk's distinctive terms ranked by term-vector cosine.
+// talk's distinctive terms ranked by the cosine of their termvec vectors,
+// the weighting overlap detection uses too.
 //
 // # Engine
 //
