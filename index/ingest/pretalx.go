@@ -128,7 +128,10 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 		warns   []Warning
 		dropped = map[string]int{}
 		codes   int
-		conf    = conferenceFromName(file)
+		// lines of the first dropped object and of the first speaker
+		// without a name, for the summary warnings
+		droppedAt, codesAt int
+		conf               = conferenceFromName(file)
 	)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	err := walkObject(dec, func(dec *json.Decoder, key string) error {
@@ -143,11 +146,17 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 			}
 			if state := strings.ToLower(o.State); droppedStates[state] {
 				dropped[state]++
+				if droppedAt == 0 {
+					droppedAt = line
+				}
 				return nil
 			}
 			ts, w, c := o.talks(file, line, conf, opt.TimeZone)
 			warns = append(warns, w...)
 			codes += c
+			if c > 0 && codesAt == 0 {
+				codesAt = line
+			}
 			for _, t := range ts {
 				talks = append(talks, t)
 				lines = append(lines, line)
@@ -168,10 +177,10 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
 			}
 		}
-		warns = append(warns, Warning{File: file, Msg: "submissions not indexed: " + strings.Join(parts, ", ")})
+		warns = append(warns, Warning{File: file, Line: droppedAt, Msg: "submissions not indexed: " + strings.Join(parts, ", ") + " (the first here)"})
 	}
 	if codes > 0 {
-		warns = append(warns, Warning{File: file, Msg: fmt.Sprintf("%d speakers given as codes only, without names (ask the API with ?expand=speakers)", codes)})
+		warns = append(warns, Warning{File: file, Line: codesAt, Msg: fmt.Sprintf("%d speakers given as codes only, without names (ask the API with ?expand=speakers)", codes)})
 	}
 	talks, w := assignIDs(file, talks, lines)
 	return talks, append(warns, w...), nil
