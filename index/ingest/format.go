@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	_ "time/tzdata" // conference zones must not depend on the host's tz database
+	_ "time/tzdata"
+	"unicode/utf8" // conference zones must not depend on the host's tz database
 
 	"github.com/talksearch/talksearch/index"
 )
@@ -116,6 +117,22 @@ func looksStructured(data []byte) string {
 
 func hasPrefixFold(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && strings.EqualFold(string(b[:len(prefix)]), prefix)
+}
+
+// checkUTF8 is the error for text that is not UTF-8 (JSON and iCalendar
+// must be; a JSON decoder would turn the bytes into U+FFFD unseen).
+func checkUTF8(data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	for off := 0; off < len(data); {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size <= 1 {
+			return fmt.Errorf("line %d: not UTF-8 (byte 0x%02x); convert the file to UTF-8", lineAt(data, int64(off)), data[off])
+		}
+		off += size
+	}
+	return nil
 }
 
 // lineAt is the 1-based line of byte offset off in data.

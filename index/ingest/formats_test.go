@@ -351,14 +351,18 @@ func TestBadStructuredInput(t *testing.T) {
 	for _, tt := range []struct {
 		name, data, want string
 	}{
-		{"truncated.xml", string(xmlFix[:len(xmlFix)/2]), "x:0: frab-xml: line LINE: XML syntax error on line LINE: unexpected EOF; no talks read from this file"},
-		{"truncated.json", string(jsonFix[:len(jsonFix)/2]), "x:0: frab-json: line LINE: truncated JSON (unexpected end of file); no talks read from this file"},
-		{"latin1-undeclared.xml", "<schedule><day date=\"2025-02-01\"><room><event id=\"1\"><title>Caf\xe9</title></event></room></day></schedule>", "x:0: frab-xml: line 1: XML syntax error on line 1: invalid UTF-8; no talks read from this file"},
-		{"not-a-schedule.xml", "<?xml version=\"1.0\"?>\n<html><body>hi</body></html>", "x:0: frab-xml: line 2: XML with root <html>, not a pentabarf/frab <schedule>; no talks read from this file"},
-		{"deep.xml", deep, "x:0: frab-xml: line 1: elements nested deeper than 64; no talks read from this file"},
-		{"laughs.xml", laughs, "x:0: frab-xml: line 3: XML syntax error on line 3: invalid character entity &lol2;; no talks read from this file"},
-		{"other.json", `{"talks": []}`, "x:0: looks like JSON but is no format talksearch reads (pentabarf/frab XML, frab or pretalx JSON, talksearch JSON Lines, iCalendar)"},
-		{"broken.ics", "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nSUMMARY;broken\nEND:VEVENT\nEND:VCALENDAR\n", "x:3: event not read: failed to parse event: parsing component property 0: parsing property SUMMARY: missing property param operator for broken in SUMMARY"},
+		{"truncated.xml", string(xmlFix[:len(xmlFix)/2]), "FILE:0: frab-xml: line LINE: XML syntax error on line LINE: unexpected EOF; no talks read from this file"},
+		{"truncated.json", string(jsonFix[:len(jsonFix)/2]), "FILE:0: frab-json: line LINE: truncated JSON (unexpected end of file); no talks read from this file"},
+		{"latin1-undeclared.xml", "<schedule><day date=\"2025-02-01\"><room><event id=\"1\"><title>Caf\xe9</title></event></room></day></schedule>", "FILE:0: frab-xml: line 1: XML syntax error on line 1: invalid UTF-8; no talks read from this file"},
+		{"not-a-schedule.xml", "<?xml version=\"1.0\"?>\n<html><body>hi</body></html>", "FILE:0: frab-xml: line 2: XML with root <html>, not a pentabarf/frab <schedule>; no talks read from this file"},
+		{"deep.xml", deep, "FILE:0: frab-xml: line 1: elements nested deeper than 64; no talks read from this file"},
+		{"laughs.xml", laughs, "FILE:0: frab-xml: line 3: XML syntax error on line 3: invalid character entity &lol2;; no talks read from this file"},
+		{"latin1.json", "{\"schedule\": {\"conference\": {\"title\": \"Caf\xe9\"}}}", "FILE:0: frab-json: line 1: not UTF-8 (byte 0xe9); convert the file to UTF-8; no talks read from this file"},
+		{"deep.json", `{"schedule": ` + strings.Repeat("[", 20000), "FILE:0: frab-json: line 1: expected an object, found [; no talks read from this file"},
+		{"deep-results.json", `{"results": [` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `]}`, "FILE:0: pretalx: line 1: invalid character '[' exceeded max depth; no talks read from this file"},
+		{"latin1.ics", "BEGIN:VCALENDAR\nBEGIN:VEVENT\nSUMMARY:Caf\xe9\nEND:VEVENT\nEND:VCALENDAR\n", "FILE:0: ical: line 3: not UTF-8 (byte 0xe9); convert the file to UTF-8; no talks read from this file"},
+		{"other.json", `{"talks": []}`, "FILE:0: looks like JSON but is no format talksearch reads (pentabarf/frab XML, frab or pretalx JSON, talksearch JSON Lines, iCalendar)"},
+		{"broken.ics", "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nSUMMARY;broken\nEND:VEVENT\nEND:VCALENDAR\n", "FILE:3: event not read: failed to parse event: parsing component property 0: parsing property SUMMARY: missing property param operator for broken in SUMMARY"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -383,7 +387,7 @@ func TestBadStructuredInput(t *testing.T) {
 			if _, rest, ok := strings.Cut(w.Msg, ": line "); ok {
 				line, _, _ = strings.Cut(rest, ":")
 			}
-			want := strings.ReplaceAll(strings.ReplaceAll(tt.want, "LINE", line), "x:", tt.name+":")
+			want := strings.ReplaceAll(strings.ReplaceAll(tt.want, "LINE", line), "FILE:", tt.name+":")
 			if w.String() != want {
 				t.Errorf("warning\n %s\nwant\n %s", w, want)
 			}

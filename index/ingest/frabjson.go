@@ -170,6 +170,9 @@ type frabJSONEvent struct {
 }
 
 func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+	if err := checkUTF8(data); err != nil {
+		return nil, nil, err
+	}
 	var (
 		talks []index.Talk
 		lines []int

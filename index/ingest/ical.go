@@ -22,6 +22,9 @@ func (iCalendar) Name() string { return "ical" }
 func (iCalendar) Detect(head []byte) bool { return hasPrefixFold(head, "BEGIN:VCALENDAR") }
 
 func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+	if err := checkUTF8(data); err != nil {
+		return nil, nil, err
+	}
 	// The library reads lines of any length; the file is bounded by
 	// MaxFileSize before it gets here.
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))

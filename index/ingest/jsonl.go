@@ -61,6 +61,10 @@ func (jsonLines) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		if len(raw) == 0 {
 			continue
 		}
+		if err := checkUTF8(raw); err != nil {
+			warn(line, "%v", strings.TrimPrefix(err.Error(), "line 1: "))
+			continue
+		}
 		var jt jsonlTalk
 		if err := json.Unmarshal(raw, &jt); err != nil {
 			warn(line, "not a talk object: %v", err)

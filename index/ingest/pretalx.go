@@ -122,6 +122,9 @@ type pretalxObject struct {
 var droppedStates = map[string]bool{"rejected": true, "withdrawn": true, "canceled": true, "cancelled": true, "deleted": true}
 
 func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+	if err := checkUTF8(data); err != nil {
+		return nil, nil, err
+	}
 	var (
 		talks   []index.Talk
 		lines   []int
