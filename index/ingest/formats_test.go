@@ -191,14 +191,17 @@ func TestSharedFosdemYears(t *testing.T) {
 			}
 		}
 		// Without --time-zone, the years before 2024 name no zone: one
-		// warning per file says so, no talk is lost.
-		talks, warns, _ = ReadFile(name, data, Options{})
-		wantWarns := 0
-		if year < 2024 {
-			wantWarns = 1
-		}
-		if len(talks) != want || len(warns) != wantWarns {
-			t.Errorf("%s without --time-zone: %d talks, warnings %v; want %d, %d", name, len(talks), warns, want, wantWarns)
+		// warning per file says so, no talk is lost (checked on two years:
+		// the files are alike).
+		if year == 2013 || year == 2024 {
+			talks, warns, _ = ReadFile(name, data, Options{})
+			wantWarns := 0
+			if year < 2024 {
+				wantWarns = 1
+			}
+			if len(talks) != want || len(warns) != wantWarns {
+				t.Errorf("%s without --time-zone: %d talks, warnings %v; want %d, %d", name, len(talks), warns, want, wantWarns)
+			}
 		}
 	}
 	// The sum the issue quotes for 2007–2023 (10,283) is off by 1,000: the
