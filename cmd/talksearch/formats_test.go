@@ -67,3 +67,29 @@ func TestTimeZoneFlag(t *testing.T) {
 		t.Errorf("unknown zone: %v", err)
 	}
 }
+
+// TestServeFormats: serve reads repeated --seeds of several conferences,
+// answers across them and logs the build's rate.
+func TestServeFormats(t *testing.T) {
+	s := serveSeeds(t, nil,
+		"--seeds", filepath.Join(fixtures, "fosdem-2025-go-devroom.xml"),
+		"--seeds", filepath.Join(fixtures, "camp2019-excerpt.json"),
+		"--seeds", filepath.Join(fixtures, "pretalx-submissions.json"))
+	if got := s.total(t, ""); got != 6+3+5 {
+		t.Errorf("%d talks served, want 14", got)
+	}
+	if got := s.total(t, "hedy"); got != 2 {
+		t.Errorf("%d talks on Hedy, want its 2 sessions", got)
+	}
+	var talk struct {
+		Conference struct{ ID, Name string }
+		Start      string
+	}
+	if code := s.getJSON(t, "/api/talks/learn-python-programming-using-hedy-babb28", &talk); code != 200 ||
+		talk.Conference.ID != "fosdem-2025" || talk.Start != "2025-02-02T16:00:00+01:00" {
+		t.Errorf("talk: %d %+v", code, talk)
+	}
+	if log := s.log.String(); !strings.Contains(log, `"talks":14,`) || !strings.Contains(log, `"talks_per_s":`) || !strings.Contains(log, `"message":"index built"`) {
+		t.Errorf("no build rate logged:\n%s", log)
+	}
+}
