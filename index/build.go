@@ -57,13 +57,20 @@ func newDocument(t Talk) map[string]any {
 // owns the process knows its budget.
 const batchSize = 1000
 
+// Progress is told, after each batch, how many of total talks are indexed.
+// Calls come one at a time, from the goroutines that index.
+type Progress func(done, total int)
+
 // Build indexes talks into a new in-memory scorch index.
-func Build(talks []Talk) (bleve.Index, error) {
+func Build(talks []Talk) (bleve.Index, error) { return BuildWithProgress(talks, nil) }
+
+// BuildWithProgress is Build telling p (if not nil) how far it is.
+func BuildWithProgress(talks []Talk, p Progress) (bleve.Index, error) {
 	idx, err := bleve.NewUsing("", NewMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("new in-memory index: %w", err)
 	}
-	if err := indexTalks(idx, talks); err != nil {
+	if err := indexTalks(idx, talks, p); err != nil {
 		idx.Close()
 		return nil, err
 	}
@@ -76,10 +83,31 @@ func Build(talks []Talk) (bleve.Index, error) {
 // core, so one batch at a time leaves the other core idle for a third of
 // the build. The order batches land in does not matter: documents are
 // distinct, and scores use index-wide statistics.
-func indexTalks(idx bleve.Index, talks []Talk) error {
+func indexTalks(idx bleve.Index, talks []Talk, p Progress) error {
+	var mu sync.Mutex
+	done := 0
+	report := func(n int) {
+		if p == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		p(done, len(talks))
+	}
 	workers := min(runtime.GOMAXPROCS(0), maxBatchWorkers, (len(talks)+batchSize-1)/batchSize)
 	if workers <= 1 {
-		return indexBatch(idx, talks, 0)
+		for from := 0; from < len(talks); from += batchSize {
+			batch := talks[from:min(from+batchSize, len(talks))]
+			if err := indexBatch(idx, batch, from); err != nil {
+				return err
+			}
+			report(len(batch))
+		}
+		if len(talks) == 0 {
+			return indexBatch(idx, talks, 0)
+		}
+		return nil
 	}
 	starts := make(chan int)
 	errs := make(chan error, workers)
@@ -89,10 +117,12 @@ func indexTalks(idx bleve.Index, talks []Talk) error {
 		go func() {
 			defer wg.Done()
 			for from := range starts {
-				if err := indexBatch(idx, talks[from:min(from+batchSize, len(talks))], from); err != nil {
+				batch := talks[from:min(from+batchSize, len(talks))]
+				if err := indexBatch(idx, batch, from); err != nil {
 					errs <- err
 					return
 				}
+				report(len(batch))
 			}
 		}()
 	}

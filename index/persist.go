@@ -83,6 +83,11 @@ func ContentHash(talks []Talk) (string, error) {
 // while still open stays readable until closed (its files are unlinked,
 // not overwritten).
 func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
+	return OpenWithProgress(dir, talks, nil)
+}
+
+// OpenWithProgress is Open telling p (if not nil) how far a rebuild is.
+func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
 	began := time.Now()
 	rep := OpenReport{}
 	hash, err := ContentHash(talks)
@@ -100,7 +105,7 @@ func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 		return idx, rep, nil
 	}
 	rep.Reason = reason
-	path, err = buildPersisted(dir, talks, hash)
+	path, err = buildPersisted(dir, talks, hash, p)
 	if err != nil {
 		return nil, rep, fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, err)
 	}
@@ -155,7 +160,7 @@ func openReadOnly(path string) (bleve.Index, error) {
 
 // buildPersisted writes a complete index of talks and its manifest into a
 // new directory of dir and returns its path.
-func buildPersisted(dir string, talks []Talk, hash string) (string, error) {
+func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -169,7 +174,7 @@ func buildPersisted(dir string, talks []Talk, hash string) (string, error) {
 		os.RemoveAll(path)
 		return "", err
 	}
-	if err := indexTalks(idx, talks); err != nil {
+	if err := indexTalks(idx, talks, p); err != nil {
 		return fail(err)
 	}
 	docs, err := idx.DocCount()

@@ -35,10 +35,12 @@ func newExportCmd(g *globals) *cobra.Command {
 		Use:   "export",
 		Short: "Write the deduplicated talks as JSON Lines",
 		Long: `Write one JSON object per talk and line to stdout, scheduled talks by start
-time then title, then unscheduled talks by title. Keys: id, title, speakers
-([{"name","affiliation"}]), abstract, track, level, room, start, end (RFC 3339
-with offset), kind, scheduled, sources (seed file names). A value the seeds do
-not state is absent.`,
+time then title, then unscheduled talks by title. Keys: id, conference
+({"id","name"}), source_id, title, speakers ([{"name","affiliation","source_id"}]),
+abstract, description, track, level, room, language, url, start, end (RFC 3339
+with the conference's offset), time_zone, kind, scheduled, sources (seed file
+names). A value the seeds do not state is absent. The output reads back with
+--seeds FILE.jsonl.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := g.loadCorpus()

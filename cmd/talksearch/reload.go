@@ -57,7 +57,7 @@ func (r *reloader) setStatus(running bool, err error) {
 // serving is the corpus the server started with.
 func newReloader(g *globals, serving *ingest.Corpus, swap func(*ingest.Corpus) error, log zerolog.Logger) *reloader {
 	return &reloader{
-		load:    func() (*ingest.Corpus, error) { return ingest.Load(g.seedFS()) },
+		load:    g.loadSeeds,
 		swap:    swap,
 		log:     log,
 		skipped: skippedFiles(serving),

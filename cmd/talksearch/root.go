@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/rs/zerolog"
@@ -17,10 +15,11 @@ import (
 
 // globals are the flags every command shares.
 type globals struct {
-	seedsDir string
-	logLevel string
-	stdout   io.Writer
-	stderr   io.Writer
+	seedPaths []string // --seeds, repeatable: files or directories
+	timeZone  string   // --time-zone: the zone of sources that name none
+	logLevel  string
+	stdout    io.Writer
+	stderr    io.Writer
 }
 
 func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Command {
@@ -33,7 +32,8 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.PersistentFlags().StringVar(&g.seedsDir, "seeds", "", "directory of seed *.txt dumps (default: the seeds embedded in the binary)")
+	root.PersistentFlags().StringArrayVar(&g.seedPaths, "seeds", nil, "a seed file or directory (repeatable): schedule XML/JSON, iCalendar, pretalx API, JSON Lines, Sched text (default: the seeds embedded in the binary)")
+	root.PersistentFlags().StringVar(&g.timeZone, "time-zone", "", "IANA zone (e.g. Europe/Brussels) of sources whose times name no zone")
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	root.AddCommand(
 		newIndexCmd(g),
@@ -67,12 +67,18 @@ func applyEnv(cmd *cobra.Command, getenv func(string) string) error {
 	return err
 }
 
-// seedFS is the seeds directory named by --seeds, or the embedded seeds.
-func (g *globals) seedFS() fs.FS {
-	if g.seedsDir == "" {
-		return seeds.FS
+// loadSeeds ingests the files and directories named by --seeds, or the
+// embedded seeds.
+func (g *globals) loadSeeds() (*ingest.Corpus, error) {
+	loc, err := ingest.ParseZone(g.timeZone)
+	if err != nil {
+		return nil, fmt.Errorf("--time-zone: %w", err)
 	}
-	return os.DirFS(g.seedsDir)
+	opt := ingest.Options{TimeZone: loc}
+	if len(g.seedPaths) == 0 {
+		return ingest.LoadFS(seeds.FS, opt)
+	}
+	return ingest.LoadPaths(g.seedPaths, opt)
 }
 
 // loadCorpus ingests the seeds and prints each ingestion warning to stderr
@@ -94,7 +100,7 @@ func (g *globals) loadCorpusLogged(log zerolog.Logger) (*ingest.Corpus, error) {
 }
 
 func (g *globals) loadCorpusReporting(report func(ingest.Warning)) (*ingest.Corpus, error) {
-	c, err := ingest.Load(g.seedFS())
+	c, err := g.loadSeeds()
 	if err != nil {
 		return nil, fmt.Errorf("load seeds: %w", err)
 	}

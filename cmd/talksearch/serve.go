@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	stdlog "log"
 	"net"
 	"net/http"
@@ -98,7 +99,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	engine, err := search.NewWithOptions(corpus, search.Options{Index: indexFunc(o.indexDir, log)})
+	engine, err := search.NewWithOptions(corpus, search.Options{Index: indexFunc(o.indexDir, g.stderr, log)})
 	if err != nil {
 		return fmt.Errorf("build search engine: %w", err)
 	}
@@ -155,15 +156,17 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	return nil
 }
 
-// indexFunc says where the engine's index lives: in memory (nil) or, with
+// indexFunc says where the engine's index lives: in memory or, with
 // --index DIR, on disk, reused across runs while the talks and the mapping
 // version are unchanged and rebuilt beside the old one otherwise.
-func indexFunc(dir string, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
+func indexFunc(dir string, stderr io.Writer, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
 	if dir == "" {
-		return nil
+		return func(talks []index.Talk) (bleve.Index, error) {
+			return index.BuildWithProgress(talks, buildProgress(stderr, log))
+		}
 	}
 	return func(talks []index.Talk) (bleve.Index, error) {
-		idx, rep, err := index.Open(dir, talks)
+		idx, rep, err := index.OpenWithProgress(dir, talks, buildProgress(stderr, log))
 		if err != nil {
 			return nil, fmt.Errorf("--index %s: %w", dir, err)
 		}

@@ -43,6 +43,7 @@ type FileStats struct {
 	Kind       string // FileSchedule, FileAbstracts or FileSkipped
 	Paragraphs int    // abstract paragraphs read (abstract dumps)
 	Talks      int    // talks whose Sources list the file
+	Read       int    // talks the file held, before dedup (structured files, schedule pages)
 	New        int    // talks first seen in this file
 }
 
@@ -57,84 +58,141 @@ func (w Warning) String() string {
 	return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
 }
 
-// ErrNoSeeds is returned by Load for a directory without *.txt seeds.
-var ErrNoSeeds = errors.New("no seed files (*.txt)")
+// ErrNoSeeds is returned by Load for a directory without seed files.
+var ErrNoSeeds = errors.New("no seed files")
 
-// Load ingests every *.txt seed of fsys: parse, then dedup. Schedule pages
-// are read first, whatever their names, so that abstract dumps can be
-// matched against them; abstract dumps follow in name order. A file that
-// cannot be read as either becomes a warning and the others still ingest.
-func Load(fsys fs.FS) (*Corpus, error) {
-	names, err := fs.Glob(fsys, "*.txt")
-	if err != nil {
-		return nil, fmt.Errorf("list seeds: %w", err)
+// Load ingests every seed file of fsys (see LoadFS), as the embedded seeds
+// are read.
+func Load(fsys fs.FS) (*Corpus, error) { return LoadFS(fsys, Options{}) }
+
+// load parses every input, then dedups. Structured files (XML, JSON,
+// iCalendar, JSON Lines) are read by their Format; Sched schedule pages are
+// read first, whatever their names, so that abstract dumps can be matched
+// against them; abstract dumps follow in name order. A file that cannot be
+// read as any of these becomes a warning and the others still ingest.
+// pre are warnings found while listing the inputs (refused symlinks).
+func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
+	sort.SliceStable(inputs, func(i, j int) bool { return inputs[i].name < inputs[j].name })
+	readable := 0
+	for _, in := range inputs {
+		if !in.skip {
+			readable++
+		}
 	}
-	if len(names) == 0 {
+	if readable == 0 && len(pre) == 0 {
 		return nil, ErrNoSeeds
 	}
-	sort.Strings(names)
-
 	c := &Corpus{}
 	r := &c.Report
-	r.PerFile = make([]FileStats, len(names))
+	r.Warnings = pre
+	r.PerFile = make([]FileStats, len(inputs))
 	stats := map[string]*FileStats{}
 	var scheds []*Schedule
 	var dumps []*AbstractDump
 	var dumpNames []string
-	for i, name := range names {
-		st := &r.PerFile[i]
-		*st = FileStats{File: name, Kind: FileSkipped}
-		stats[name] = st
-		data, err := fs.ReadFile(fsys, name)
+	st := newStructured()
+	for i, in := range inputs {
+		fst := &r.PerFile[i]
+		*fst = FileStats{File: in.name, Kind: FileSkipped}
+		stats[in.name] = fst
+		if in.skip {
+			continue
+		}
+		if in.size > MaxFileSize {
+			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("%d bytes: over the %d MiB limit of a seed file, not read", in.size, MaxFileSize>>20)})
+			continue
+		}
+		data, err := in.read()
 		if err != nil {
-			return nil, fmt.Errorf("read seed %s: %w", name, err)
+			return nil, fmt.Errorf("read seed %s: %w", in.name, err)
 		}
 		r.Files++
+		if len(data) > MaxFileSize {
+			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("over the %d MiB limit of a seed file, not read", MaxFileSize>>20)})
+			continue
+		}
+		if f := Detect(data); f != nil {
+			talks, warns, err := f.Read(in.name, data, opt)
+			r.Warnings = append(r.Warnings, warns...)
+			if err != nil {
+				r.Warnings = append(r.Warnings, fileError(in.name, f.Name(), err))
+				continue
+			}
+			fst.Kind = f.Name()
+			fst.Read = len(talks)
+			for _, t := range talks {
+				st.add(t, in.name)
+			}
+			continue
+		}
+		if what := looksStructured(data); what != "" {
+			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: "looks like " + what + " but is no format talksearch reads (pentabarf/frab XML, frab or pretalx JSON, talksearch JSON Lines, iCalendar)"})
+			continue
+		}
 		if msg := unusable(data); msg != "" {
-			r.Warnings = append(r.Warnings, Warning{File: name, Msg: msg})
+			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: msg})
 			continue
 		}
 		switch {
 		case looksLikeSchedule(data):
-			st.Kind = FileSchedule
-			s := ParseSched(name, data)
+			fst.Kind = FileSchedule
+			s := ParseSchedIn(in.name, data, opt)
 			r.Blocks += s.Blocks
 			r.Warnings = append(r.Warnings, s.Warnings...)
+			fst.Read = len(s.Talks)
 			scheds = append(scheds, s)
 		default:
-			d := ParseAbstracts(name, data)
+			d := ParseAbstracts(in.name, data)
 			if !hasProse(d) {
-				r.Warnings = append(r.Warnings, Warning{File: name,
+				r.Warnings = append(r.Warnings, Warning{File: in.name,
 					Msg: "no recognisable structure: neither a schedule page nor abstract paragraphs"})
 				continue
 			}
-			st.Kind = FileAbstracts
-			st.Paragraphs = len(d.Paragraphs)
+			fst.Kind = FileAbstracts
+			fst.Paragraphs = len(d.Paragraphs)
 			r.Warnings = append(r.Warnings, d.Warnings...)
 			dumps = append(dumps, d)
-			dumpNames = append(dumpNames, name)
+			dumpNames = append(dumpNames, in.name)
 		}
 	}
-
 	m := newMerger()
-	var all []string
-	for _, s := range scheds {
-		for _, t := range s.Talks {
-			all = append(all, splitParagraphs(t.Abstract)...)
-			m.addScheduled(t)
+	if len(dumps) > 0 {
+		var all []string
+		for _, s := range scheds {
+			for _, t := range s.Talks {
+				all = append(all, splitParagraphs(t.Abstract)...)
+				m.addScheduled(t)
+			}
 		}
-	}
-	for _, d := range dumps {
-		for _, p := range d.Paragraphs {
-			all = append(all, p.Text)
+		// Dumps are matched against the talks of structured files too;
+		// without dumps these need no shingles (12,000 FOSDEM talks).
+		for _, k := range st.talks {
+			all = append(all, splitParagraphs(k.talk.Abstract)...)
+			k.merged = m.add(k.talk, k.firstFile)
 		}
-	}
-	m.idf = computeIDF(all)
-	for i, d := range dumps {
-		m.addDump(d, dumpNames[i])
+		for _, d := range dumps {
+			for _, p := range d.Paragraphs {
+				all = append(all, p.Text)
+			}
+		}
+		m.idf = computeIDF(all)
+		for i, d := range dumps {
+			m.addDump(d, dumpNames[i])
+		}
+	} else {
+		for _, s := range scheds {
+			for _, t := range s.Talks {
+				m.addScheduled(t)
+			}
+		}
+		for _, k := range st.talks {
+			k.merged = -1
+		}
 	}
 
-	// The dumps name no conference: their talks belong to the schedule's.
+	// The dumps name no conference: their talks belong to the schedule's,
+	// else to the one conference of the structured files, else to the
+	// conference their file name says.
 	var conf index.Conference
 	for _, s := range scheds {
 		if s.Conference.ID != "" {
@@ -142,29 +200,82 @@ func Load(fsys fs.FS) (*Corpus, error) {
 			break
 		}
 	}
-	for _, k := range m.talks {
-		t := k.talk
+	if conf.ID == "" && len(st.conferences) == 1 {
+		for _, cf := range st.conferences {
+			conf = cf
+		}
+	}
+	firstFile := map[string]string{}
+	add := func(t index.Talk, first string) {
 		if t.Conference.ID == "" {
 			t.Conference = conf
+			if conf.ID == "" && len(t.Sources) > 0 {
+				t.Conference = conferenceFromName(t.Sources[0])
+			}
 		}
 		sort.Strings(t.Sources)
 		c.Talks = append(c.Talks, t)
+		firstFile[t.ID] = first
+	}
+	for _, k := range m.talks {
+		add(k.talk, k.firstFile)
+	}
+	for _, k := range st.talks {
+		if k.merged < 0 {
+			add(k.talk, k.firstFile)
+		}
+	}
+	c.Talks, r.Warnings = uniqueIDs(c.Talks, r.Warnings)
+	for _, t := range c.Talks {
 		if !t.Scheduled {
 			r.Unscheduled++
 		}
+		counted := false
 		for _, s := range t.Sources {
-			stats[s].Talks++
+			if fst := stats[s]; fst != nil {
+				fst.Talks++
+				counted = true
+			}
 		}
-	}
-	for _, k := range m.talks {
-		if len(k.firstFile) > 0 {
-			stats[k.firstFile].New++
+		if f := firstFile[t.ID]; f != "" {
+			if fst := stats[f]; fst != nil {
+				fst.New++
+				if !counted {
+					fst.Talks++ // a JSON Lines talk keeps the sources it was exported with
+				}
+			}
 		}
 	}
 	SortTalks(c.Talks)
-	r.Merges = m.merges
-	r.Merged = len(m.merges)
+	r.Merges = append(m.merges, st.merges...)
+	r.Merged = len(r.Merges)
 	return c, nil
+}
+
+// fileError is the warning for a file that a reader could not read at all.
+// Its line is 0, the whole file, as for every file Load takes nothing from
+// (a reload refuses seeds that newly lose a file this way); the line where
+// the file breaks is in the message ("frab-xml: line 812: …").
+func fileError(file, format string, err error) Warning {
+	return Warning{File: file, Msg: fmt.Sprintf("%s: %v; no talks read from this file", format, err)}
+}
+
+// uniqueIDs drops (with a warning) a talk whose id another talk already
+// has: ids are hashes of identities that differ for different talks, so
+// this happens only when a JSON Lines file repeats the id of a talk of
+// another file.
+func uniqueIDs(talks []index.Talk, warns []Warning) ([]index.Talk, []Warning) {
+	seen := make(map[string]int, len(talks))
+	out := talks[:0]
+	for _, t := range talks {
+		if i, dup := seen[t.ID]; dup {
+			warns = append(warns, Warning{File: strings.Join(t.Sources, ","), Msg: fmt.Sprintf("talk id %q of %q is already the id of %q (%s): dropped", t.ID, t.Title, out[i].Title, strings.Join(out[i].Sources, ","))})
+			continue
+		}
+		seen[t.ID] = len(out)
+		out = append(out, t)
+	}
+	return out, warns
 }
 
 // unusable says why data is no text seed, or "" if it is one.
@@ -183,7 +294,7 @@ func unusable(data []byte) string {
 func looksLikeSchedule(data []byte) bool {
 	lines := splitLines(data)
 	for i := 0; i+3 < len(lines); i++ {
-		if timeHeaderRE.MatchString(lines[i]) && (dateLineRE.MatchString(lines[i+2]) || dateLineRE.MatchString(lines[i+3])) {
+		if isTimeHeader(lines[i]) && (dateLineRE.MatchString(lines[i+2]) || dateLineRE.MatchString(lines[i+3])) {
 			return true
 		}
 	}

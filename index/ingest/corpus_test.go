@@ -40,7 +40,7 @@ func TestLoadSeedCounts(t *testing.T) {
 		{File: "000_6b42f94569a604f4.txt", Kind: "abstracts", Paragraphs: 42, Talks: 17, New: 6},
 		{File: "001_2e0c21527924176b.txt", Kind: "abstracts", Paragraphs: 28, Talks: 11, New: 0},
 		{File: "002_40d108097b152c48.txt", Kind: "abstracts", Paragraphs: 11, Talks: 5, New: 0},
-		{File: "003_dfd754d9b55d5906.txt", Kind: "schedule", Talks: 62, New: 62},
+		{File: "003_dfd754d9b55d5906.txt", Kind: "schedule", Talks: 62, Read: 62, New: 62},
 		{File: "004_4152ccaaccaafb47.txt", Kind: "abstracts", Paragraphs: 29, Talks: 10, New: 5},
 	}
 	if d := cmp.Diff(wantFiles, r.PerFile); d != "" {

@@ -1,10 +1,14 @@
 // Package ingest reads the seed dumps into talks: the readers of each
 // source format, dedup, and the talks' ids. Load is the entry point.
 //
-// Load reads every *.txt seed. A file with session blocks ("HH:MM CEST",
-// a title line, a date line) is a schedule page; any other text file with
-// prose paragraphs is an abstract dump. Empty, binary and structureless
-// files become warnings, and the rest still ingests.
+// Load reads every seed file, its format detected by content: the
+// structured exports (pentabarf/frab XML, frab and pretalx JSON, iCalendar,
+// talksearch's JSON Lines; see Formats and the README's "Load your own
+// conference") through their readers; of text files, one with session
+// blocks ("HH:MM CEST", a title line, a date line) is a schedule page, any
+// other with prose paragraphs is an abstract dump. Empty, binary,
+// unparsable and structureless files become warnings, and the rest still
+// ingests.
 //
 // ParseSched makes one Talk per session block. Title and speakers share one
 // line, "TITLE - SPEAKERS", and both titles and affiliations contain " - ",
@@ -17,7 +21,8 @@
 // The abstract is what comes between the room line and "Speakers" (or the
 // closing date line), without the sponsor lines and data-sharing notice;
 // bios, slide files and the sidebar are never read as abstract text.
-// Times are CEST (UTC+2) on the session's own date line.
+// Times are in the zone the page states (CEST, UTC+2, for the seeds) on
+// the session's own date line.
 //
 // ParseAbstracts cuts a dump into blank-line separated paragraphs (a line
 // break inside a sentence is a hard wrap and becomes a space). The dumps

@@ -12,9 +12,25 @@ import (
 	"github.com/talksearch/talksearch/index/analysis"
 )
 
-// CEST is the conference's time zone. The Sched page shows every time in
-// CEST (UTC+2); a fixed zone keeps parsing independent of the host's tz data.
+// CEST is the zone of the PyTorch Conference Europe 2026 page, which
+// says "This schedule is automatically displayed in CEST (UTC/GMT +2)".
 var CEST = time.FixedZone("CEST", 2*3600)
+
+// zoneAbbrevs are the zones a Sched page may show times in without saying
+// their offset; an abbreviation is ambiguous in general (IST), so only
+// these are taken, and --time-zone settles any other.
+var zoneAbbrevs = map[string]*time.Location{
+	"UTC": time.UTC, "GMT": time.UTC, "WET": time.FixedZone("WET", 0), "WEST": time.FixedZone("WEST", 3600),
+	"BST": time.FixedZone("BST", 3600), "CET": time.FixedZone("CET", 3600), "CEST": CEST,
+	"EET": time.FixedZone("EET", 2*3600), "EEST": time.FixedZone("EEST", 3*3600),
+	"EST": time.FixedZone("EST", -5*3600), "EDT": time.FixedZone("EDT", -4*3600),
+	"CDT": time.FixedZone("CDT", -5*3600), "MST": time.FixedZone("MST", -7*3600),
+	"MDT": time.FixedZone("MDT", -6*3600), "PST": time.FixedZone("PST", -8*3600),
+	"PDT": time.FixedZone("PDT", -7*3600), "JST": time.FixedZone("JST", 9*3600),
+	"KST": time.FixedZone("KST", 9*3600), "AEST": time.FixedZone("AEST", 10*3600),
+	"AEDT": time.FixedZone("AEDT", 11*3600), "NZST": time.FixedZone("NZST", 12*3600),
+	"NZDT": time.FixedZone("NZDT", 13*3600),
+}
 
 // Schedule is what ParseSched found in a Sched schedule page.
 type Schedule struct {
@@ -29,13 +45,17 @@ type Schedule struct {
 var (
 	// conferenceRE finds the event's name in Sched's registration notice.
 	conferenceRE = regexp.MustCompile(`registered for (.+?) to participate`)
-	// timeHeaderRE is the line that opens each session block ("10:35 CEST").
-	timeHeaderRE = regexp.MustCompile(`^(\d{1,2}):(\d{2}) CEST$`)
+	// timeHeaderRE is the line that opens each session block ("10:35 CEST",
+	// "09:00 PDT": the zone the page shows times in).
+	timeHeaderRE = regexp.MustCompile(`^(\d{1,2}):(\d{2}) ([A-Z]{2,5})$`)
+	// displayedInRE is Sched's statement of the page's zone and offset:
+	// "This schedule is automatically displayed in CEST (UTC/GMT +2)".
+	displayedInRE = regexp.MustCompile(`displayed in ([A-Z]{2,5}) \(UTC/GMT ([+-])(\d{1,2})(?::(\d{2}))?\)`)
 	// dateLineRE is the session's date and time range, shown twice per block:
 	// after the title and again after the speakers.
 	dateLineRE = regexp.MustCompile(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) ` +
 		`(January|February|March|April|May|June|July|August|September|October|November|December) ` +
-		`(\d{1,2}), (\d{4}) (\d{1,2}):(\d{2}) - (\d{1,2}):(\d{2}) CEST$`)
+		`(\d{1,2}), (\d{4}) (\d{1,2}):(\d{2}) - (\d{1,2}):(\d{2}) ([A-Z]{2,5})$`)
 	// initialsRE is the stand-in Sched shows for a speaker without a photo.
 	initialsRE = regexp.MustCompile(`^[A-Z]{1,4}$`)
 )
@@ -62,14 +82,33 @@ const sidebarStart = "• Filter By"
 // A block that cannot be read is skipped or kept partially, with a warning
 // naming the file and line; the other blocks still parse.
 func ParseSched(file string, data []byte) *Schedule {
+	return ParseSchedIn(file, data, Options{})
+}
+
+// ParseSchedIn is ParseSched with the command line's options: times are
+// read in opt.TimeZone when it is set, else in the zone the page states
+// ("displayed in CEST (UTC/GMT +2)"), else in the zone its time headers
+// name if that is a well-known abbreviation (zoneAbbrevs); otherwise they
+// are read as UTC with a warning.
+func ParseSchedIn(file string, data []byte, opt Options) *Schedule {
 	lines := splitLines(data)
 	s := &Schedule{}
 	if m := conferenceRE.FindSubmatch(data); m != nil {
 		s.Conference = ConferenceNamed(cleanLine(string(m[1])))
 	}
+	z := &schedZones{file: file, opt: opt.TimeZone}
+	if m := displayedInRE.FindSubmatch(data); m != nil {
+		h, _ := strconv.Atoi(string(m[3]))
+		mins, _ := strconv.Atoi(string(m[4]))
+		off := h*3600 + mins*60
+		if m[2][0] == '-' {
+			off = -off
+		}
+		z.page, z.pageLoc = string(m[1]), time.FixedZone(string(m[1]), off)
+	}
 	var headers []int
 	for i, l := range lines {
-		if timeHeaderRE.MatchString(l) {
+		if isTimeHeader(l) {
 			headers = append(headers, i)
 		}
 	}
@@ -81,7 +120,7 @@ func ParseSched(file string, data []byte) *Schedule {
 		// Normally one session per time header; parallel sessions may also
 		// follow each other under one header, so read on after the first.
 		for i, first := h+1, true; ; first = false {
-			t, next, warns, ok := parseSession(file, lines, i, end, first)
+			t, next, warns, ok := parseSession(file, lines, i, end, first, z)
 			s.Warnings = append(s.Warnings, warns...)
 			if ok || first {
 				s.Blocks++
@@ -97,9 +136,44 @@ func ParseSched(file string, data []byte) *Schedule {
 		}
 	}
 	if len(headers) == 0 {
-		s.Warnings = append(s.Warnings, Warning{File: file, Msg: "no session blocks (no \"HH:MM CEST\" lines)"})
+		s.Warnings = append(s.Warnings, Warning{File: file, Msg: "no session blocks (no \"HH:MM ZONE\" lines)"})
 	}
 	return s
+}
+
+// isTimeHeader: "10:35 CEST", but not a 12-hour "10:35 AM".
+func isTimeHeader(l string) bool {
+	m := timeHeaderRE.FindStringSubmatch(l)
+	return m != nil && m[3] != "AM" && m[3] != "PM"
+}
+
+// schedZones resolves the zone abbreviations of one page (see ParseSchedIn).
+type schedZones struct {
+	file    string
+	opt     *time.Location
+	page    string // the abbreviation the page states the offset of
+	pageLoc *time.Location
+	warned  map[string]bool
+}
+
+func (z *schedZones) loc(abbrev string, line int, warns *[]Warning) *time.Location {
+	switch {
+	case z.opt != nil:
+		return z.opt
+	case abbrev == z.page:
+		return z.pageLoc
+	case zoneAbbrevs[abbrev] != nil:
+		return zoneAbbrevs[abbrev]
+	}
+	if !z.warned[abbrev] {
+		if z.warned == nil {
+			z.warned = map[string]bool{}
+		}
+		z.warned[abbrev] = true
+		*warns = append(*warns, Warning{File: z.file, Line: line,
+			Msg: fmt.Sprintf("time zone %q is not defined on the page: times read as UTC; pass --time-zone", abbrev)})
+	}
+	return time.UTC
 }
 
 // splitLines splits text into cleaned lines (see cleanLine), accepting
@@ -117,7 +191,7 @@ func splitLines(data []byte) []string {
 // time header: only then is a missing title or date line worth a warning
 // (later, it is the end of the block). ok reports whether a session block
 // was found; next is the line after it. Line numbers in warnings are 1-based.
-func parseSession(file string, lines []string, from, end int, first bool) (t *index.Talk, next int, warns []Warning, ok bool) {
+func parseSession(file string, lines []string, from, end int, first bool, z *schedZones) (t *index.Talk, next int, warns []Warning, ok bool) {
 	warn := func(i int, format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: i + 1, Msg: fmt.Sprintf(format, args...)})
 	}
@@ -139,7 +213,11 @@ func parseSession(file string, lines []string, from, end int, first bool) (t *in
 		}
 		return nil, end, warns, first
 	}
-	start, stop, err := parseDateLine(lines[i])
+	var loc *time.Location
+	if m := dateLineRE.FindStringSubmatch(lines[i]); m != nil {
+		loc = z.loc(m[len(m)-1], i+1, &warns)
+	}
+	start, stop, err := parseDateLine(lines[i], loc)
 	if err != nil {
 		warn(i, "session block %q: %v", titleLine, err)
 		return nil, i + 1, warns, true
@@ -173,6 +251,7 @@ func parseSession(file string, lines []string, from, end int, first bool) (t *in
 	body := lines[i:bodyEnd]
 
 	t = &index.Talk{Start: &start, End: &stop, Room: room, Scheduled: true, Sources: []string{file}}
+	t.TimeZone = zoneName(z.opt) // "" for the fixed zones a page states
 	abstract := body
 	var people []sectionSpeaker
 	for j, l := range body {
@@ -260,7 +339,7 @@ func findClosing(lines []string, i, end int, dateLine, room string) int {
 }
 
 // parseDateLine reads "Wednesday April 8, 2026 08:00 - 15:25 CEST".
-func parseDateLine(l string) (start, end time.Time, err error) {
+func parseDateLine(l string, loc *time.Location) (start, end time.Time, err error) {
 	m := dateLineRE.FindStringSubmatch(l)
 	if m == nil {
 		return start, end, fmt.Errorf("not a date line: %q", l)
@@ -270,7 +349,7 @@ func parseDateLine(l string) (start, end time.Time, err error) {
 		return start, end, fmt.Errorf("month %q: %w", m[1], err)
 	}
 	n := make([]int, 0, 6)
-	for _, s := range m[2:] {
+	for _, s := range m[2 : len(m)-1] {
 		v, _ := strconv.Atoi(s) // the pattern admits digits only
 		n = append(n, v)
 	}
@@ -278,8 +357,8 @@ func parseDateLine(l string) (start, end time.Time, err error) {
 	if day < 1 || day > 31 || n[2] > 23 || n[3] > 59 || n[4] > 24 || n[5] > 59 {
 		return start, end, fmt.Errorf("impossible time in %q", l)
 	}
-	start = time.Date(year, month.Month(), day, n[2], n[3], 0, 0, CEST)
-	end = time.Date(year, month.Month(), day, n[4], n[5], 0, 0, CEST)
+	start = time.Date(year, month.Month(), day, n[2], n[3], 0, 0, loc)
+	end = time.Date(year, month.Month(), day, n[4], n[5], 0, 0, loc)
 	if end.Before(start) {
 		return start, end, fmt.Errorf("session ends before it starts: %q", l)
 	}

@@ -1,0 +1,265 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html/charset"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// frabXML reads the pentabarf/frab schedule XML that FOSDEM publishes and
+// pretalx exports: <schedule><conference/><day date><room name><event id>.
+type frabXML struct{}
+
+func (frabXML) Name() string { return "frab-xml" }
+
+// Detect: any XML document. A document whose root is not <schedule> is then
+// an error from Read, not an abstract dump.
+func (frabXML) Detect(head []byte) bool { return len(head) > 0 && head[0] == '<' }
+
+// maxXMLDepth bounds element nesting: a schedule nests five deep, so a
+// much deeper document is no schedule, and reading it would only grow the
+// decoder's stack.
+const maxXMLDepth = 64
+
+type xmlConference struct {
+	Acronym      string `xml:"acronym"`
+	Title        string `xml:"title"`
+	TimeZoneName string `xml:"time_zone_name"`
+}
+
+type xmlPerson struct {
+	ID   string `xml:"id,attr"`
+	Name string `xml:",chardata"`
+}
+
+type xmlEvent struct {
+	ID          string      `xml:"id,attr"`
+	GUID        string      `xml:"guid,attr"`
+	Date        string      `xml:"date"`
+	Start       string      `xml:"start"`
+	Duration    string      `xml:"duration"`
+	Room        string      `xml:"room"`
+	URL         string      `xml:"url"`
+	Title       string      `xml:"title"`
+	Track       string      `xml:"track"`
+	Type        string      `xml:"type"`
+	Language    string      `xml:"language"`
+	Abstract    string      `xml:"abstract"`
+	Description string      `xml:"description"`
+	Persons     []xmlPerson `xml:"persons>person"`
+}
+
+func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	// Encodings other than UTF-8 are read when the document declares them
+	// (<?xml encoding="ISO-8859-1"?>); undeclared bytes that are not UTF-8
+	// stay an error with their line.
+	d.CharsetReader = charset.NewReaderLabel
+	// Strict mode knows only the five XML entities and numeric ones: a
+	// custom entity (&lol9;) is an error, never an expansion.
+	var (
+		talks []index.Talk
+		lines []int
+		warns []Warning
+		conf  index.Conference
+		loc   *time.Location
+		zone  = &fileZone{file: file, opt: opt.TimeZone}
+		day   string
+		depth int
+		root  = true
+	)
+	errAt := func(err error) error {
+		line, _ := d.InputPos()
+		return fmt.Errorf("line %d: %w", line, err)
+	}
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, warns, errAt(err)
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			line, _ := d.InputPos()
+			if root {
+				root = false
+				if el.Name.Local != "schedule" {
+					return nil, nil, fmt.Errorf("line %d: XML with root <%s>, not a pentabarf/frab <schedule>", line, el.Name.Local)
+				}
+				depth++
+				continue
+			}
+			switch el.Name.Local {
+			case "conference":
+				var c xmlConference
+				if err := d.DecodeElement(&c, &el); err != nil {
+					return nil, warns, errAt(err)
+				}
+				conf = conferenceOf(c.Acronym, c.Title, file)
+				if name := strings.TrimSpace(c.TimeZoneName); name != "" {
+					l, err := time.LoadLocation(name)
+					if err != nil {
+						warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf("unknown time zone %q", name)})
+					} else {
+						loc = l
+					}
+				}
+			case "day":
+				day = attr(el, "date")
+				depth++
+			case "room":
+				depth++
+			case "event":
+				var ev xmlEvent
+				if err := d.DecodeElement(&ev, &el); err != nil {
+					return nil, warns, errAt(err)
+				}
+				if conf.ID == "" {
+					conf = conferenceFromName(file)
+				}
+				t, w := ev.talk(file, line, day, conf, loc, zone)
+				warns = append(warns, w...)
+				if t != nil {
+					talks = append(talks, *t)
+					lines = append(lines, line)
+				}
+			default:
+				// <tracks>, <version>, unknown additions: not talks.
+				if err := d.Skip(); err != nil {
+					return nil, warns, errAt(err)
+				}
+			}
+			if depth > maxXMLDepth {
+				return nil, warns, fmt.Errorf("line %d: elements nested deeper than %d", line, maxXMLDepth)
+			}
+		case xml.EndElement:
+			depth--
+		}
+	}
+	if root {
+		return nil, nil, errors.New("no XML element")
+	}
+	talks, w := assignIDs(file, talks, lines)
+	return talks, append(warns, w...), nil
+}
+
+func attr(el xml.StartElement, name string) string {
+	for _, a := range el.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// talk makes the event a Talk; nil (with a warning) for an event that
+// cannot be one.
+func (ev *xmlEvent) talk(file string, line int, day string, conf index.Conference, loc *time.Location, zone *fileZone) (*index.Talk, []Warning) {
+	var warns []Warning
+	warn := func(format string, args ...any) {
+		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	title := cleanLine(ev.Title)
+	id := strings.TrimSpace(ev.ID)
+	if id == "" {
+		id = strings.TrimSpace(ev.GUID)
+	}
+	if title == "" {
+		warn("event %q without a title: skipped", id)
+		return nil, warns
+	}
+	t := &index.Talk{
+		Conference:  conf,
+		SourceID:    id,
+		Title:       title,
+		Abstract:    htmlText(ev.Abstract),
+		Description: htmlText(ev.Description),
+		Track:       cleanLine(ev.Track),
+		Room:        cleanLine(ev.Room),
+		Language:    cleanLine(ev.Language),
+		URL:         strings.TrimSpace(ev.URL),
+		Kind:        KindOf(ev.Type),
+		Sources:     []string{file},
+	}
+	for _, p := range ev.Persons {
+		if name := cleanLine(p.Name); name != "" {
+			t.Speakers = append(t.Speakers, index.Speaker{Name: name, SourceID: strings.TrimSpace(p.ID)})
+		}
+	}
+	dur, err := parseDuration(ev.Duration)
+	if err != nil {
+		warn("event %q: %v", title, err)
+	}
+	switch date, start := strings.TrimSpace(ev.Date), strings.TrimSpace(ev.Start); {
+	case date != "":
+		at, err := time.Parse(time.RFC3339, date)
+		if err != nil {
+			warn("event %q: date %q is not RFC 3339: left unscheduled", title, date)
+			break
+		}
+		if loc == nil && zone.opt != nil {
+			loc = zone.opt
+		}
+		slot(t, at, dur, loc)
+	case start != "" && day != "":
+		l := loc
+		if l == nil {
+			l = zone.loc(line, "the schedule (no <time_zone_name>, no <date> with an offset)", &warns)
+		}
+		at, err := time.ParseInLocation("2006-01-02 15:04", day+" "+start, l)
+		if err != nil {
+			warn("event %q: start %q on day %q is not HH:MM on YYYY-MM-DD: left unscheduled", title, start, day)
+			break
+		}
+		slot(t, at, dur, l)
+	}
+	return t, warns
+}
+
+// assignIDs gives every talk of one file its id (see structuredID). A
+// source id repeated within the file is a warning naming both lines; the
+// later event is kept as a talk of its own (its title and start join its
+// identity), unless it repeats the first exactly, when it is dropped.
+func assignIDs(file string, talks []index.Talk, lines []int) ([]index.Talk, []Warning) {
+	var warns []Warning
+	bySource := map[string]int{}
+	byID := map[string]int{}
+	out := talks[:0]
+	for i := range talks {
+		t := talks[i]
+		t.ID = structuredID(&t)
+		if first, dup := bySource[t.SourceID]; dup && t.SourceID != "" {
+			t.ID = TalkID(t.Title, t.Conference.ID+"|id:"+t.SourceID+"|"+ScheduledIdentity(t.Title, t.Start))
+			if _, same := byID[t.ID]; same {
+				msg := fmt.Sprintf("duplicate event id %q repeats line %d (same title and start): dropped", t.SourceID, first)
+				warns = append(warns, Warning{File: file, Line: lines[i], Msg: msg})
+				continue
+			}
+			// One object with several slots (pretalx) is several sessions,
+			// not a duplicate.
+			if first != lines[i] {
+				msg := fmt.Sprintf("duplicate event id %q (first at line %d): kept as a separate talk", t.SourceID, first)
+				warns = append(warns, Warning{File: file, Line: lines[i], Msg: msg})
+			}
+		} else if t.SourceID != "" {
+			bySource[t.SourceID] = lines[i]
+		}
+		if first, dup := byID[t.ID]; dup {
+			warns = append(warns, Warning{File: file, Line: lines[i], Msg: fmt.Sprintf("event %q repeats line %d (same title and start, no id): dropped", t.Title, first)})
+			continue
+		}
+		byID[t.ID] = lines[i]
+		out = append(out, t)
+	}
+	return out, warns
+}

@@ -1,0 +1,267 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	ics "github.com/arran4/golang-ical"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// iCalendar reads RFC 5545 calendars as schedule tools export them,
+// Pentabarf's quirks included: floating DTSTART/DTEND with the zone in
+// X-WR-TIMEZONE, a non-standard TZID property in each VEVENT, blank lines
+// between events, speakers as ATTENDEE;CN=, HTML in DESCRIPTION.
+type iCalendar struct{}
+
+func (iCalendar) Name() string { return "ical" }
+
+func (iCalendar) Detect(head []byte) bool { return hasPrefixFold(head, "BEGIN:VCALENDAR") }
+
+func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+	if err := checkUTF8(data); err != nil {
+		return nil, nil, err
+	}
+	// The library reads lines of any length; the file is bounded by
+	// MaxFileSize before it gets here.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var warns []Warning
+	cal, err := ics.ParseCalendar(bytes.NewReader(data))
+	if err != nil {
+		cal, warns, err = parseByEvent(file, data, err)
+		if err != nil {
+			return nil, warns, err
+		}
+	}
+	var (
+		talks []index.Talk
+		lines []int
+		conf  = conferenceFromName(file)
+		zone  = &fileZone{file: file, opt: opt.TimeZone}
+		named *time.Location // the zone the calendar names
+	)
+	for _, p := range cal.CalendarProperties {
+		if p.IANAToken == "X-WR-TIMEZONE" {
+			named = loadZone(p.Value)
+		}
+	}
+	if named == nil {
+		for _, tz := range cal.Timezones() {
+			if p := tz.GetProperty(ics.ComponentPropertyTzid); p != nil {
+				if l := loadZone(p.Value); l != nil {
+					named = l
+					break
+				}
+			}
+		}
+	}
+	for _, ev := range cal.Events() {
+		get := func(p ics.ComponentProperty) string {
+			if v := ev.GetProperty(p); v != nil {
+				return v.Value
+			}
+			return ""
+		}
+		uid := strings.TrimSpace(get(ics.ComponentPropertyUniqueId))
+		line := 0
+		if uid != "" {
+			if at := bytes.Index(data, []byte("UID:"+uid)); at >= 0 {
+				line = lineAt(data, int64(at))
+			}
+		}
+		warn := func(format string, args ...any) {
+			warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+		}
+		title := cleanLine(get(ics.ComponentPropertySummary))
+		if title == "" {
+			warn("event %q without a SUMMARY (title): skipped", uid)
+			continue
+		}
+		if strings.EqualFold(get(ics.ComponentPropertyStatus), "CANCELLED") {
+			warn("event %q is cancelled: skipped", title)
+			continue
+		}
+		t := index.Talk{
+			Conference: conf,
+			SourceID:   uid,
+			Title:      title,
+			Abstract:   htmlText(get(ics.ComponentPropertyDescription)),
+			Track:      cleanLine(get(ics.ComponentPropertyCategories)),
+			Room:       cleanLine(get(ics.ComponentPropertyLocation)),
+			URL:        strings.TrimSpace(get(ics.ComponentPropertyUrl)),
+			Kind:       KindOf(""),
+			Sources:    []string{file},
+		}
+		for _, a := range ev.Attendees() {
+			if cn := a.ICalParameters["CN"]; len(cn) > 0 {
+				if name := cleanLine(strings.Trim(cn[0], `"`)); name != "" {
+					t.Speakers = append(t.Speakers, index.Speaker{Name: name})
+				}
+			}
+		}
+		if p := ev.GetProperty(ics.ComponentPropertyDtStart); p != nil {
+			own := named
+			if own == nil {
+				// Pentabarf's "TZID:Europe-Brussels" property.
+				own = loadZone(strings.Replace(get(ics.ComponentProperty("TZID")), "-", "/", 1))
+			}
+			start, loc, err := icalTime(p, own, zone, line, &warns)
+			if err != nil {
+				warn("event %q: DTSTART: %v: left unscheduled", title, err)
+			} else {
+				var dur time.Duration
+				if e := ev.GetProperty(ics.ComponentPropertyDtEnd); e != nil {
+					if end, _, err := icalTime(e, own, zone, line, &warns); err == nil && !end.Before(start) {
+						dur = end.Sub(start)
+					}
+				}
+				slot(&t, start, dur, loc)
+			}
+		}
+		talks = append(talks, t)
+		lines = append(lines, line)
+	}
+	talks, w := assignIDs(file, talks, lines)
+	return talks, append(warns, w...), nil
+}
+
+func loadZone(name string) *time.Location {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		return nil
+	}
+	return l
+}
+
+// icalTime reads a DATE-TIME (or DATE) value: UTC ("…Z"), with a TZID
+// parameter, or floating, in the zone the calendar names (own), else the
+// command line's, else UTC with a warning.
+func icalTime(p *ics.IANAProperty, own *time.Location, zone *fileZone, line int, warns *[]Warning) (time.Time, *time.Location, error) {
+	v := strings.TrimSpace(p.Value)
+	if strings.HasSuffix(v, "Z") {
+		at, err := time.Parse("20060102T150405Z", v)
+		loc := own
+		if loc == nil {
+			loc = zone.opt
+		}
+		return at, loc, err
+	}
+	loc := own
+	if tz := p.ICalParameters["TZID"]; len(tz) > 0 {
+		if l := loadZone(tz[0]); l != nil {
+			loc = l
+		}
+	}
+	if loc == nil {
+		loc = zone.loc(line, "the calendar (floating times, no X-WR-TIMEZONE, VTIMEZONE or TZID)", warns)
+	}
+	layout := "20060102T150405"
+	if len(v) == len("20060102") {
+		layout = "20060102"
+	}
+	at, err := time.ParseInLocation(layout, v, loc)
+	if err != nil {
+		return at, loc, fmt.Errorf("%q is not an iCalendar date-time", v)
+	}
+	return at, loc, nil
+}
+
+// parseByEvent reads a calendar that the library refuses as a whole (one
+// bad line stops it) event by event, so that the other events are still
+// read: the calendar's header (its properties and time zones) with each
+// VEVENT in turn. An event still refused is a warning with its line; one
+// whose only fault is Pentabarf's quotes inside a quoted CN parameter
+// (CN="David "Blackmagic" Elahee") is read with those quotes made single.
+func parseByEvent(file string, data []byte, whole error) (*ics.Calendar, []Warning, error) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	isLine := func(l []byte, s string) bool { return strings.EqualFold(string(bytes.TrimSpace(l)), s) }
+	first := -1
+	for i, l := range lines {
+		if isLine(l, "BEGIN:VEVENT") {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil, nil, whole
+	}
+	header := bytes.Join(lines[:first], nil)
+	cal, err := ics.ParseCalendar(bytes.NewReader(append(append([]byte{}, header...), "END:VCALENDAR\r\n"...)))
+	if err != nil {
+		return nil, nil, whole
+	}
+	var warns []Warning
+	for i := first; i < len(lines); i++ {
+		if !isLine(lines[i], "BEGIN:VEVENT") {
+			continue
+		}
+		j := i
+		for j < len(lines) && !isLine(lines[j], "END:VEVENT") {
+			j++
+		}
+		if j == len(lines) {
+			warns = append(warns, Warning{File: file, Line: i + 1, Msg: "event without END:VEVENT (truncated file?): skipped"})
+			break
+		}
+		block := bytes.Join(lines[i:j+1], nil)
+		ev, err := parseEvent(header, block)
+		if err != nil {
+			repaired, n := repairQuotedCN(lines[i : j+1])
+			if n > 0 {
+				if ev, err = parseEvent(header, repaired); err == nil {
+					warns = append(warns, Warning{File: file, Line: i + 1, Msg: "quotes inside a quoted CN parameter (not RFC 5545) read as single quotes"})
+				}
+			}
+		}
+		if err != nil {
+			warns = append(warns, Warning{File: file, Line: i + 1, Msg: fmt.Sprintf("event not read: %v", err)})
+		} else {
+			cal.Components = append(cal.Components, ev)
+		}
+		i = j
+	}
+	return cal, warns, nil
+}
+
+func parseEvent(header, block []byte) (*ics.VEvent, error) {
+	doc := append(append(append([]byte{}, header...), block...), "END:VCALENDAR\r\n"...)
+	c, err := ics.ParseCalendar(bytes.NewReader(doc))
+	if err != nil {
+		return nil, err
+	}
+	evs := c.Events()
+	if len(evs) != 1 {
+		return nil, fmt.Errorf("%d events in one VEVENT block", len(evs))
+	}
+	return evs[0], nil
+}
+
+// repairQuotedCN replaces the double quotes inside a quoted CN="…" value,
+// up to the quote before the property's ":" value, by single quotes; n
+// counts the lines changed.
+func repairQuotedCN(lines [][]byte) ([]byte, int) {
+	var out []byte
+	n := 0
+	for _, l := range lines {
+		s := string(l)
+		if at := strings.Index(s, `CN="`); at >= 0 {
+			open := at + len(`CN="`)
+			if end := strings.LastIndex(s, `":`); end > open {
+				inner := s[open:end]
+				if strings.Contains(inner, `"`) {
+					s = s[:open] + strings.ReplaceAll(inner, `"`, "'") + s[end:]
+					n++
+				}
+			}
+		}
+		out = append(out, s...)
+	}
+	return out, n
+}
