@@ -76,11 +76,11 @@ or would lose a file's talks, are refused and the old index keeps serving.`,
 func serve(ctx context.Context, g *globals, o serveOptions) error {
 	level, err := zerolog.ParseLevel(g.logLevel)
 	if err != nil {
-		return fmt.Errorf("--log-level %q: %w", g.logLevel, err)
+		return usage(fmt.Errorf("--log-level %q: %w", g.logLevel, err))
 	}
 	cacheBytes, err := responseCacheBytes(o.cacheMiB)
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
 	hup, restoreHUP := catchSIGHUP() // before the build: see reload.go
