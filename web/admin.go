@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -13,7 +15,14 @@ import (
 // ReloadFunc re-reads the seeds, builds a whole new index beside the one
 // serving and swaps it in. It returns once the new index serves, or with
 // an error while the old one still does.
-type ReloadFunc func(ctx context.Context) (ReloadReport, error)
+type ReloadFunc func(ctx context.Context, o ReloadOptions) (ReloadReport, error)
+
+// ReloadOptions are what a reload request may ask for.
+type ReloadOptions struct {
+	// Force accepts new seeds that would drop talks found in no other
+	// seed file (ErrWouldDrop): POST /admin/reload?force=true.
+	Force bool
+}
 
 // ReloadReport says what a reload swapped in.
 type ReloadReport struct {
@@ -25,6 +34,11 @@ type ReloadReport struct {
 // ErrSeedsRejected marks a reload refused because the new seeds did not
 // load: the operator must fix the data, and the old index keeps serving.
 var ErrSeedsRejected = errors.New("new seeds rejected, the old index keeps serving")
+
+// ErrWouldDrop marks a reload refused, along with ErrSeedsRejected,
+// because the new seeds lose talks that no other file has (a deleted seed
+// file): answered 409, as the same request with force=true would succeed.
+var ErrWouldDrop = errors.New("refused to drop talks")
 
 // adminReload is POST /admin/reload: an operator re-indexes a running
 // server. It is refused (403) unless the server was given a token, and
@@ -43,8 +57,19 @@ func (s *server) adminReload(c *gin.Context) {
 		c.AbortWithStatusJSON(http.StatusUnauthorized, errorBody{Error: "missing or wrong bearer token"})
 		return
 	}
-	rep, err := s.opts.Reload(c.Request.Context())
+	var o ReloadOptions
+	if v := c.Query("force"); v != "" {
+		force, err := strconv.ParseBool(v)
+		if err != nil {
+			c.AbortWithStatusJSON(http.StatusBadRequest, errorBody{Error: fmt.Sprintf("force=%q: want true or false", v)})
+			return
+		}
+		o.Force = force
+	}
+	rep, err := s.opts.Reload(c.Request.Context(), o)
 	switch {
+	case errors.Is(err, ErrWouldDrop):
+		c.AbortWithStatusJSON(http.StatusConflict, errorBody{Error: err.Error()})
 	case errors.Is(err, ErrSeedsRejected):
 		// The reload function has logged it; the operator needs the reason.
 		c.AbortWithStatusJSON(http.StatusUnprocessableEntity, errorBody{Error: err.Error()})

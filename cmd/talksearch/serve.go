@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/web"
 )
@@ -32,6 +33,7 @@ type serveOptions struct {
 	requestTimeout    time.Duration
 	reloadToken       string
 	cacheMiB          int
+	allowDrop         bool
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -50,7 +52,13 @@ exits.
 On SIGHUP, or POST /admin/reload with "Authorization: Bearer TOKEN" when
 --reload-token (better: TALKSEARCH_RELOAD_TOKEN) is set, it re-reads the
 seeds and swaps in a new index once it is built; seeds that fail to load,
-or would lose a file's talks, are refused and the old index keeps serving.`,
+or would lose a file's talks, are refused and the old index keeps serving.
+Seeds that would drop talks found in no other seed file (a deleted seed)
+are refused at a reload, and at start against the talks of the --index
+directory, unless --allow-drop (a reload: POST /admin/reload?force=true).
+
+One process at a time may serve an --index directory: a second one exits
+with an error naming it and removes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return serve(cmd.Context(), g, o)
@@ -68,6 +76,7 @@ or would lose a file's talks, are refused and the old index keeps serving.`,
 	f.StringVar(&o.reloadToken, "reload-token", "", "bearer token that enables POST /admin/reload (empty: the endpoint answers 403; SIGHUP always reloads)")
 	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
 	f.IntVar(&o.cacheMiB, "cache-mib", 8, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
+	f.BoolVar(&o.allowDrop, "allow-drop", false, "accept seeds that drop talks found in no other seed file (a deleted seed), at start and on every reload")
 	return cmd
 }
 
@@ -93,10 +102,25 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	}
 	defer ln.Close()
 
+	if o.indexDir != "" {
+		// Held until the process exits: a second server would remove
+		// this one's live index on its next rebuild (index.Lock).
+		lock, err := index.Lock(o.indexDir)
+		if err != nil {
+			return fmt.Errorf("--index %s: %w", o.indexDir, err)
+		}
+		defer lock.Unlock()
+	}
+
 	start := time.Now()
 	corpus, err := g.loadCorpusLogged(log)
 	if err != nil {
 		return err
+	}
+	if o.indexDir != "" {
+		if err := checkPersistedDrop(o.indexDir, corpus, o.allowDrop, log); err != nil {
+			return err
+		}
 	}
 	engine, err := search.NewWithOptions(corpus, search.Options{Index: indexFunc(o.indexDir, log)})
 	if err != nil {
@@ -109,7 +133,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 
 	gin.SetMode(gin.ReleaseMode)
 	// Live re-index (reload.go): SIGHUP, or POST /admin/reload with the token.
-	reload := newReloader(g, corpus, engine.Replace, log)
+	reload := newReloader(g, corpus, engine.Replace, o.allowDrop, log)
 	stopHUP := reload.watchSIGHUP(ctx, hup)
 	defer stopHUP()
 
@@ -176,6 +200,25 @@ func indexFunc(dir string, log zerolog.Logger) func([]index.Talk) (bleve.Index, 
 		}
 		return idx, nil
 	}
+}
+
+// checkPersistedDrop refuses, at start, seeds that would drop talks of the
+// index persisted in dir that no other seed file has: the server was
+// stopped, a seed deleted, and the rebuild would lose them silently.
+func checkPersistedDrop(dir string, c *ingest.Corpus, allow bool, log zerolog.Logger) error {
+	before, ok := index.PersistedSources(dir)
+	if !ok {
+		return nil
+	}
+	d := dropped(before, c.Talks)
+	switch {
+	case d.talks == 0:
+		return nil
+	case allow:
+		log.Warn().Int("talks", d.talks).Interface("files", d.files).Msg("dropping talks found in no other seed file, as told (--allow-drop)")
+		return nil
+	}
+	return fmt.Errorf("--index %s: the seeds differ from the indexed ones: %w", dir, d.err("start with --allow-drop"))
 }
 
 // responseCacheBytes is web.Options.CacheBytes for --cache-mib, where 0
