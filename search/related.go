@@ -6,8 +6,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
@@ -55,14 +53,23 @@ type termStats struct {
 	n      int
 	df     map[string]uint64
 	filler map[string]bool
+	// terms analyse talk text with a stem cache of this snapshot's, and
+	// words keep the terms of single words (wordTerms): related talks look
+	// at every word of every talk on their own (names, display forms),
+	// and a corpus repeats a few thousand words.
+	terms *analysis.Terms
+	words *boundedCache[[]string]
 }
 
+// wordCacheSize bounds termStats.words: the vocabulary of a conference.
+const wordCacheSize = 50_000
+
 func newTermStats(n int, df map[string]uint64) *termStats {
-	ts := &termStats{n: n, df: df, filler: map[string]bool{}}
+	ts := &termStats{n: n, df: df, filler: map[string]bool{}, terms: analysis.NewTerms(), words: newBoundedCache[[]string](wordCacheSize)}
 	// One word at a time: the analyzer treats a word differently alone
 	// and in a run of stop words.
 	for _, w := range relatedFiller {
-		for _, t := range analysis.AnalyzeTerms(w) {
+		for _, t := range ts.terms.Analyze(w) {
 			ts.filler[t] = true
 		}
 	}
@@ -89,14 +96,14 @@ type termVector struct {
 func (ts *termStats) vector(t *index.Talk) *termVector {
 	tf := map[string]int{}
 	inTitle := map[string]bool{}
-	for _, term := range analysis.AnalyzeTerms(t.Title) {
+	for _, term := range ts.terms.Analyze(t.Title) {
 		tf[term]++
 		inTitle[term] = t.Scheduled
 	}
-	for _, term := range analysis.AnalyzeTerms(t.Abstract) {
+	for _, term := range ts.terms.Analyze(t.Abstract) {
 		tf[term]++
 	}
-	names := nameTerms(t.Title + ". " + t.Abstract)
+	names := ts.nameTerms(t.Title + ". " + t.Abstract)
 	v := &termVector{weights: make(map[string]float64, len(tf))}
 	norm := 0.0
 	for term, n := range tf {
@@ -152,7 +159,7 @@ func (v *termVector) cosine(o *termVector) float64 {
 // nameTerms returns the terms of the words of text written as names: with
 // a capital letter not at the start of a sentence, or a capital inside
 // (vLLM, FlexAttention, ROCm).
-func nameTerms(text string) map[string]bool {
+func (ts *termStats) nameTerms(text string) map[string]bool {
 	out := map[string]bool{}
 	sentenceStart := true
 	for _, f := range strings.Fields(text) {
@@ -163,7 +170,7 @@ func nameTerms(text string) map[string]bool {
 				name = name || unicode.IsUpper(r)
 			}
 			if name {
-				for _, t := range wordTerms(w) {
+				for _, t := range ts.wordTerms(w) {
 					out[t] = true
 				}
 			}
@@ -242,7 +249,7 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 		}
 		return cands[i].d.ord < cands[j].d.ord
 	})
-	display := displayWords(d.talk)
+	display := s.stats.displayWords(d.talk)
 	for _, c := range cands {
 		if len(out) == s.opts.RelatedCount || c.score <= 0 {
 			break
@@ -263,11 +270,11 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 
 // displayWords maps the index terms of a talk to the words the talk writes
 // them as ("specul" → "speculative"), so shared terms read as words.
-func displayWords(t *index.Talk) map[string]string {
+func (ts *termStats) displayWords(t *index.Talk) map[string]string {
 	out := map[string]string{}
 	for _, text := range []string{t.Title, t.Abstract} {
 		for _, w := range surfaceWords(text) {
-			if terms := wordTerms(w); len(terms) == 1 {
+			if terms := ts.wordTerms(w); len(terms) == 1 {
 				if _, ok := out[terms[0]]; !ok {
 					out[terms[0]] = w
 				}
@@ -318,26 +325,13 @@ func clash(a, b *index.Talk) bool {
 	return a.Start.Before(*b.End) && b.Start.Before(*a.End)
 }
 
-// wordCache holds the terms of single words: related talks look at every
-// word of every talk on their own (names, display forms), and a corpus
-// repeats a few thousand words.
-var (
-	wordCache  sync.Map // word → []string
-	wordCached atomic.Int64
-)
-
-// wordTerms is analysis.AnalyzeTerms of one word, cached up to
-// maxCachedTokens words.
-func wordTerms(w string) []string {
-	if v, ok := wordCache.Load(w); ok {
-		return v.([]string)
+// wordTerms is the analysis of one word, cached.
+func (ts *termStats) wordTerms(w string) []string {
+	if v, ok := ts.words.get(w); ok {
+		return v
 	}
-	terms := analysis.AnalyzeTerms(w)
-	if wordCached.Load() < maxCachedTokens {
-		if _, loaded := wordCache.LoadOrStore(w, terms); !loaded {
-			wordCached.Add(1)
-		}
-	}
+	terms := ts.terms.Analyze(w)
+	ts.words.put(w, terms)
 	return terms
 }
 

@@ -1,0 +1,66 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// hostileQuery is a query of random non-words up to n characters, as the
+// attack of issue 16 sent them.
+func hostileQuery(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for b.Len() < n-12 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		for range 3 + r.IntN(8) {
+			b.WriteByte(byte('a' + r.IntN(26)))
+		}
+	}
+	return b.String()
+}
+
+// TestQueryAnalysisCacheIsBounded: issue 16, the analysis of distinct
+// query text was kept up to 100,000 entries per index whatever their size
+// (a sync.Map): 400-character queries grew RSS past 250 MiB. Now it is
+// bounded in bytes, evicts, and starts empty with every generation.
+func TestQueryAnalysisCacheIsBounded(t *testing.T) {
+	_, c := seedEngine(t)
+	e, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s := e.snap.Load()
+	r := rand.New(rand.NewPCG(16, 16))
+	const queries = 3000 // about 2.2 KiB of analysis each: 6.6 MiB unbounded
+	for range queries {
+		if ts := s.tokens(hostileQuery(r, 400)); len(ts) == 0 {
+			t.Fatal("a query of words analyses to nothing")
+		}
+	}
+	if w := s.tokenCache.weight(); w > TokenCacheBytes || w < TokenCacheBytes/2 {
+		t.Errorf("query analysis cache weighs %d bytes after %d distinct queries, want at most %d and not empty", w, queries, TokenCacheBytes)
+	}
+	if n := s.tokenCache.len(); n >= queries {
+		t.Errorf("query analysis cache keeps all %d queries", n)
+	}
+	if _, err := e.Search(context.Background(), Request{Query: "monarch"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Replace(c); err != nil {
+		t.Fatal(err)
+	}
+	next := e.snap.Load()
+	if n := next.tokenCache.len(); n != 0 {
+		t.Errorf("a new generation starts with %d analysed queries, want 0", n)
+	}
+	if next.analyzer == s.analyzer {
+		t.Error("two generations share one analyzer (and its stem cache)")
+	}
+	if n := next.stats.words.len(); n == 0 || n > wordCacheSize {
+		t.Errorf("word cache of the new generation keeps %d words, want some, at most %d", n, wordCacheSize)
+	}
+}
