@@ -52,7 +52,14 @@ func (s *server) adminReload(c *gin.Context) {
 		c.AbortWithStatusJSON(http.StatusForbidden, errorBody{Error: "reload over HTTP is disabled: the server has no reload token"})
 		return
 	}
+	if wait, blocked := s.auth.blocked(c.ClientIP()); blocked {
+		b := &busyError{msg: "too many failed authentications from your address", retry: wait}
+		c.Header("Retry-After", b.retryAfter())
+		c.AbortWithStatusJSON(http.StatusTooManyRequests, errorBody{Error: b.msg})
+		return
+	}
 	if !bearerMatches(c.GetHeader("Authorization"), s.opts.ReloadToken) {
+		s.auth.failed(c.ClientIP())
 		c.Header("WWW-Authenticate", `Bearer realm="talksearch admin"`)
 		c.AbortWithStatusJSON(http.StatusUnauthorized, errorBody{Error: "missing or wrong bearer token"})
 		return
