@@ -74,3 +74,43 @@ func (c *boundedCache[V]) weight() uint64 {
 // entry beyond the bytes of key and value, roughly: it keeps a bound in
 // bytes honest for small entries.
 const entryOverhead = 128
+
+// resultSlot is the share of the results cache one result takes at least:
+// CacheSize results of up to this size fit, larger ones (a page of 100
+// hits with highlights is 150 KiB) take as many slots as they weigh, so
+// that the cache is bounded in bytes too, whatever the clients ask.
+const resultSlot = 16 << 10
+
+// newResultCache keeps at most size results, fewer when they are large.
+func newResultCache(size int) *boundedCache[*Result] {
+	return newWeighedCache(size*resultSlot, func(key string, r *Result) int {
+		return max(resultSlot, len(key)+r.approxBytes())
+	})
+}
+
+// approxBytes estimates the memory a result holds: its strings and the
+// headers around them. Only the cache's bound depends on it.
+func (r *Result) approxBytes() int {
+	n := 512 + len(r.Query) + len(r.DidYouMean)
+	for _, h := range r.Hits {
+		n += 256 + len(h.ID) + len(h.Title) + len(h.Track) + len(h.Level) + len(h.Room)
+		for _, s := range h.Speakers {
+			n += 64 + len(s.Name) + len(s.Affiliation) + len(s.SourceID)
+		}
+		for _, f := range h.Highlights.Title {
+			n += 16 + len(f)
+		}
+		for _, f := range h.Highlights.Abstract {
+			n += 16 + len(f)
+		}
+	}
+	for _, vs := range [][]FacetValue{r.Facets.Track, r.Facets.Level, r.Facets.Room} {
+		for _, v := range vs {
+			n += 48 + len(v.Value)
+		}
+	}
+	for _, s := range r.Synonyms {
+		n += 16 + len(s)
+	}
+	return n
+}

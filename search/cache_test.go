@@ -64,3 +64,29 @@ func TestQueryAnalysisCacheIsBounded(t *testing.T) {
 		t.Errorf("word cache of the new generation keeps %d words, want some, at most %d", n, wordCacheSize)
 	}
 }
+
+// TestResultCacheBoundedInBytes: CacheSize small results fit, a large one
+// (100 hits with highlights) takes the room of several.
+func TestResultCacheBoundedInBytes(t *testing.T) {
+	c := newResultCache(4)
+	for i := range 6 {
+		c.put(strings.Repeat("k", i+1), &Result{Query: "small"})
+	}
+	if n := c.len(); n != 4 {
+		t.Errorf("%d small results kept, want 4", n)
+	}
+	big := &Result{}
+	for range 100 {
+		big.Hits = append(big.Hits, Hit{Title: strings.Repeat("t", 100), Highlights: Highlights{Abstract: []string{strings.Repeat("a", 300)}}})
+	}
+	if b := big.approxBytes(); b < 60<<10 {
+		t.Fatalf("100 hits estimated at %d bytes", b)
+	}
+	c = newResultCache(4)
+	for i := range 4 {
+		c.put(strings.Repeat("b", i+1), big)
+	}
+	if n, w := c.len(), c.weight(); n > 1 || w > 4*resultSlot {
+		t.Errorf("large results: %d kept weighing %d, want at most 1 within %d", n, w, 4*resultSlot)
+	}
+}

@@ -318,7 +318,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		opts:    o,
 		byID:    make(map[string]*doc, len(talks)),
 		byTime:  make([]*doc, 0, len(talks)),
-		cache:   newBoundedCache[*Result](o.CacheSize),
+		cache:   newResultCache(o.CacheSize),
 		matches: newBoundedCache[*queryMatches](o.CacheSize / 8),
 		// Query text is the client's: bounded in bytes, whatever it sends.
 		tokenCache: newWeighedCache(TokenCacheBytes, func(text string, ts []token) int {

@@ -57,6 +57,11 @@ type Options struct {
 	// both, the endpoint answers 403.
 	ReloadToken string
 	Reload      ReloadFunc
+	// ClientBudget is the server time each client address earns per
+	// second for expensive searches (web.ClientBudgetRate; see limit.go);
+	// a negative value gives none a budget (behind a proxy every client
+	// has its address), leaving the server-wide places.
+	ClientBudget time.Duration
 
 	// work replaces the limiter of expensive searches (tests).
 	work *workLimiter
@@ -93,6 +98,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Location == nil {
 		o.Location = eventZone
+	}
+	if o.ClientBudget == 0 {
+		o.ClientBudget = ClientBudgetRate
 	}
 	return o
 }
@@ -136,7 +144,7 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 	}
 	srv := &server{s: s, log: log, opts: opts.withDefaults()}
 	srv.responses = newResponseCache(srv.opts.CacheBytes)
-	srv.work, srv.auth = newWorkLimiter(), newAuthLimiter()
+	srv.work, srv.auth = newWorkLimiter(max(srv.opts.ClientBudget, 0)), newAuthLimiter()
 	if opts.work != nil {
 		srv.work = opts.work
 	}

@@ -28,10 +28,10 @@ import (
 // An expensive search that no kept answer covers then needs:
 //
 //   - its client's budget of server time: each client (IP address) earns
-//     ClientBudgetRate of server time a second, up to ClientBudgetBurst,
-//     and each expensive search is charged the time it took. A client in
-//     debt is answered 429 with Retry-After, the seconds until it is out
-//     of debt;
+//     Options.ClientBudget (ClientBudgetRate) of server time a second, up
+//     to four times that, and each expensive search is charged the time it
+//     took. A client in debt is answered 429 with Retry-After, the seconds
+//     until it is out of debt;
 //   - one of ExpensiveSlots places (half the CPUs, at least one) for
 //     expensive searches server-wide, waited for at most ExpensiveWait,
 //     else 429: however many clients send them, the other half of the
@@ -40,11 +40,10 @@ import (
 // Ordinary searches are never limited here: the engine bounds their work
 // and most are answered from the response cache.
 const (
-	ExpensiveWords    = 6
-	ExpensiveChars    = 64
-	ClientBudgetRate  = 250 * time.Millisecond // of server time, per second
-	ClientBudgetBurst = time.Second
-	ExpensiveWait     = 200 * time.Millisecond
+	ExpensiveWords   = 8
+	ExpensiveChars   = 64
+	ClientBudgetRate = 250 * time.Millisecond // of server time, per second
+	ExpensiveWait    = 200 * time.Millisecond
 	// limitedClients bounds the clients whose budgets are kept; a client
 	// idle for clientIdle is forgotten (and starts with a full budget).
 	limitedClients = 10_000
@@ -73,13 +72,15 @@ func (e *busyError) retryAfter() string {
 
 // workLimiter holds the client budgets and the server-wide places.
 type workLimiter struct {
+	rate    time.Duration // of server time a client earns per second; 0: no budgets
 	clients *otter.Cache[string, *rate.Limiter]
 	slots   chan struct{}
 	now     func() time.Time
 }
 
-func newWorkLimiter() *workLimiter {
+func newWorkLimiter(budget time.Duration) *workLimiter {
 	return &workLimiter{
+		rate: budget,
 		clients: otter.Must(&otter.Options[string, *rate.Limiter]{
 			MaximumSize:      limitedClients,
 			ExpiryCalculator: otter.ExpiryAccessing[string, *rate.Limiter](clientIdle),
@@ -95,17 +96,23 @@ func (l *workLimiter) budget(client string) *rate.Limiter {
 		if found {
 			return old, otter.CancelOp
 		}
-		return rate.NewLimiter(rate.Limit(ClientBudgetRate.Microseconds()), int(ClientBudgetBurst.Microseconds())), otter.WriteOp
+		return rate.NewLimiter(rate.Limit(l.rate.Microseconds()), int(l.burst().Microseconds())), otter.WriteOp
 	})
 	return lim
 }
 
+// burst is the most server time a client can save up: four seconds' worth.
+func (l *workLimiter) burst() time.Duration { return 4 * l.rate }
+
 // run runs work, an expensive search of client, within the limits.
 func (l *workLimiter) run(ctx context.Context, client string, work func() error) error {
-	lim := l.budget(client)
-	if debt := -lim.TokensAt(l.now()); debt > 0 {
-		wait := time.Duration(debt/float64(lim.Limit())*float64(time.Second)) + time.Millisecond
-		return &busyError{msg: fmt.Sprintf("too many long searches from your address: try again in %s", wait.Round(time.Second).String()), retry: wait}
+	var lim *rate.Limiter
+	if l.rate > 0 {
+		lim = l.budget(client)
+		if debt := -lim.TokensAt(l.now()); debt > 0 {
+			wait := time.Duration(debt/float64(lim.Limit())*float64(time.Second)) + time.Millisecond
+			return &busyError{msg: fmt.Sprintf("too many long searches from your address: try again in %s", wait.Round(time.Second)), retry: wait}
+		}
 	}
 	timer := time.NewTimer(ExpensiveWait)
 	defer timer.Stop()
@@ -119,11 +126,13 @@ func (l *workLimiter) run(ctx context.Context, client string, work func() error)
 	defer func() { <-l.slots }()
 	start := l.now()
 	err := work()
-	// Charged after the fact, in debt if need be: the cost is known only
-	// now. A charge above the burst could never be reserved, and the
-	// engine's own bounds keep a search far below it.
-	spent := min(l.now().Sub(start), ClientBudgetBurst)
-	lim.ReserveN(l.now(), int(max(spent.Microseconds(), 1)))
+	if lim != nil {
+		// Charged after the fact, in debt if need be: the cost is known
+		// only now. A charge above the burst could never be reserved, and
+		// the engine's own bounds keep a search far below it.
+		spent := min(l.now().Sub(start), l.burst())
+		lim.ReserveN(l.now(), int(max(spent.Microseconds(), 1)))
+	}
 	return err
 }
 

@@ -24,7 +24,8 @@ func TestExpensiveByShape(t *testing.T) {
 		{"monrach", false},
 		{`"distributed training" -monarch`, false},
 		{"running llms on cpus with torch.compile", false},
-		{"one two three four five six seven", true},
+		{"how do I train on many GPUs", false},
+		{"one two three four five six seven eight nine", true},
 		{strings.Repeat("x", 65), true},
 		{`"a b" "c d"`, true},
 	} {
@@ -38,13 +39,14 @@ func TestExpensiveByShape(t *testing.T) {
 // CPU from everyone. A client that spent its budget of server time is
 // answered 429 until it has earned it back; other clients are not.
 func TestClientBudget(t *testing.T) {
-	l := newWorkLimiter()
+	l := newWorkLimiter(ClientBudgetRate)
 	now := time.Date(2026, 4, 8, 10, 0, 0, 0, time.UTC)
 	l.now = func() time.Time { return now }
 	// Each search "takes" 400 ms of the fake clock.
 	work := func() error { now = now.Add(400 * time.Millisecond); return nil }
 	ctx := context.Background()
-	// A full budget of 1 s; each search spends 0.4 s and earns 0.1 s back:
+	// A full budget of 1 s (four seconds' worth of 250 ms); each search
+	// spends 0.4 s and earns 0.1 s back:
 	// the fourth starts with nothing left and ends 0.3 s in debt, which
 	// takes 1.2 s to earn back.
 	for i := range 4 {
@@ -72,7 +74,7 @@ func TestClientBudget(t *testing.T) {
 // TestExpensivePlaces: expensive searches take one of a few places
 // server-wide; when all are taken past ExpensiveWait the answer is 429.
 func TestExpensivePlaces(t *testing.T) {
-	l := newWorkLimiter()
+	l := newWorkLimiter(0) // no budgets: the places alone
 	for range cap(l.slots) {
 		l.slots <- struct{}{}
 	}
@@ -92,15 +94,15 @@ func TestExpensivePlaces(t *testing.T) {
 
 // TestExpensiveSearchAnswers429: through the router, with Retry-After.
 func TestExpensiveSearchAnswers429(t *testing.T) {
-	work := newWorkLimiter()
+	work := newWorkLimiter(ClientBudgetRate)
 	h, err := NewHandler(&fakeSearcher{}, zerolog.Nop(), Options{work: work})
 	if err != nil {
 		t.Fatal(err)
 	}
 	long := "/api/search?q=" + strings.Repeat("zq+", 30)
 	// This client (httptest's RemoteAddr 192.0.2.1) spent its budget.
-	work.budget("192.0.2.1").ReserveN(time.Now(), int(ClientBudgetBurst.Microseconds()))
-	work.budget("192.0.2.1").ReserveN(time.Now(), int(ClientBudgetBurst.Microseconds()))
+	work.budget("192.0.2.1").ReserveN(time.Now(), int(work.burst().Microseconds()))
+	work.budget("192.0.2.1").ReserveN(time.Now(), int(work.burst().Microseconds()))
 	req := httptest.NewRequest(http.MethodGet, long, nil)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

@@ -34,6 +34,7 @@ type serveOptions struct {
 	reloadToken       string
 	cacheMiB          int
 	allowDrop         bool
+	clientBudget      time.Duration
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -76,6 +77,7 @@ with an error naming it and removes nothing.`,
 	f.StringVar(&o.reloadToken, "reload-token", "", "bearer token that enables POST /admin/reload (empty: the endpoint answers 403; SIGHUP always reloads)")
 	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
 	f.IntVar(&o.cacheMiB, "cache-mib", 8, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
+	f.DurationVar(&o.clientBudget, "client-budget", web.ClientBudgetRate, "server time per second each client address may spend on long searches (more than 8 words or 64 characters), 429 beyond; 0: no budgets (behind a proxy), only the server-wide places")
 	f.BoolVar(&o.allowDrop, "allow-drop", false, "accept seeds that drop talks found in no other seed file (a deleted seed), at start and on every reload")
 	return cmd
 }
@@ -90,6 +92,13 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	cacheBytes, err := responseCacheBytes(o.cacheMiB)
 	if err != nil {
 		return usage(err)
+	}
+	budget := o.clientBudget
+	switch {
+	case budget < 0:
+		return usage(fmt.Errorf("--client-budget %s: need 0 (none) or more", budget))
+	case budget == 0:
+		budget = -1 // web: no budgets; its 0 is the default
 	}
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
 	hup, restoreHUP := catchSIGHUP() // before the build: see reload.go
@@ -139,6 +148,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 
 	h, err := web.NewHandler(engine, log, web.Options{
 		RequestTimeout: o.requestTimeout, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
+		ClientBudget: budget,
 	})
 	if err != nil {
 		return fmt.Errorf("web handler: %w", err)
