@@ -33,7 +33,10 @@ func newRealHandler(t testing.TB) (http.Handler, *search.Engine) {
 	if err != nil {
 		t.Fatalf("engine over the seeds: %v", err)
 	}
-	h, err := NewHandler(e, zerolog.Nop(), Options{})
+	// Every request of httptest comes from one address, and the fuzzers
+	// send long queries back to back: no client budgets here (limit_test.go
+	// tests them).
+	h, err := NewHandler(e, zerolog.Nop(), Options{ClientBudget: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
