@@ -55,6 +55,11 @@ type manifest struct {
 	Docs           uint64           `json:"docs"`
 	Built          time.Time        `json:"built"`
 	Files          map[string]entry `json:"files"`
+	// Sources are the seed files each talk was found in (Talk.Sources), by
+	// talk id: what the next start compares its seeds with, so a deleted
+	// seed file that held the only copy of some talks is noticed
+	// (PersistedSources).
+	Sources map[string][]string `json:"sources,omitempty"`
 }
 
 type entry struct {
@@ -79,9 +84,12 @@ func ContentHash(talks []Talk) (string, error) {
 // a build is needed. Directories left by a crashed build are removed.
 //
 // One process at a time may Open a dir (calls must not overlap): a build
-// in progress looks like a crashed one to another caller. An index replaced
-// while still open stays readable until closed (its files are unlinked,
-// not overwritten).
+// in progress looks like a crashed one to another caller. Open fails,
+// wrapping ErrLocked and removing nothing, when another process holds the
+// dir (Lock); a process that serves from dir should Lock it for as long as
+// it serves, and Open then uses that lock. An index replaced while still
+// open stays readable until closed (its files are unlinked, not
+// overwritten).
 func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 	return OpenWithProgress(dir, talks, nil)
 }
@@ -90,6 +98,13 @@ func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
 	began := time.Now()
 	rep := OpenReport{}
+	if !lockedHere(dir) {
+		l, err := Lock(dir)
+		if err != nil {
+			return nil, rep, err
+		}
+		defer l.Unlock()
+	}
 	hash, err := ContentHash(talks)
 	if err != nil {
 		return nil, rep, err
@@ -154,6 +169,22 @@ func reuse(dir, hash string) (bleve.Index, string, string) {
 	return idx, path, ""
 }
 
+// PersistedSources returns the seed files of each talk (by id) of the
+// index dir serves, as its manifest records them; ok is false when dir
+// holds no index, or one whose manifest is unreadable or older than this
+// record.
+func PersistedSources(dir string) (sources map[string][]string, ok bool) {
+	target, err := os.Readlink(filepath.Join(dir, currentLink))
+	if err != nil {
+		return nil, false
+	}
+	m, err := readManifest(filepath.Join(dir, filepath.Base(target)))
+	if err != nil || m.Sources == nil {
+		return nil, false
+	}
+	return m.Sources, true
+}
+
 func openReadOnly(path string) (bleve.Index, error) {
 	return bleve.OpenUsing(path, map[string]interface{}{"read_only": true})
 }
@@ -185,7 +216,10 @@ func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, 
 		os.RemoveAll(path)
 		return "", fmt.Errorf("close new index: %w", err)
 	}
-	m := manifest{MappingVersion: MappingVersion, ContentHash: hash, Docs: docs, Built: time.Now().UTC()}
+	m := manifest{MappingVersion: MappingVersion, ContentHash: hash, Docs: docs, Built: time.Now().UTC(), Sources: make(map[string][]string, len(talks))}
+	for _, t := range talks {
+		m.Sources[t.ID] = t.Sources
+	}
 	if m.Files, err = sumFiles(path); err != nil {
 		os.RemoveAll(path)
 		return "", err

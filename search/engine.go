@@ -72,6 +72,9 @@ type Options struct {
 	NoSynonyms bool
 }
 
+// TokenCacheBytes bounds each snapshot's cache of analysed query text.
+const TokenCacheBytes = 4 << 20
+
 // Defaults of Options.
 const (
 	DefaultCacheSize            = 1024
@@ -312,8 +315,8 @@ type snapshot struct {
 	related sync.Map // talk id → []Related
 	vectors sync.Map // talk id → *termVector
 
-	tokenCache   sync.Map // query text → []token
-	tokensCached atomic.Int64
+	// tokenCache is the analysis of query text (query.go tokens).
+	tokenCache *boundedCache[[]token]
 
 	overlapMu sync.Mutex
 	overlapBy map[float64]*overlap.Report
@@ -335,12 +338,20 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, fmt.Errorf("build index: %w", err)
 	}
 	s := &snapshot{
-		idx:       idx,
-		opts:      o,
-		byID:      make(map[string]*doc, len(talks)),
-		byTime:    make([]*doc, 0, len(talks)),
-		cache:     newBoundedCache[*Result](o.CacheSize),
-		matches:   newBoundedCache[*queryMatches](o.CacheSize / 8),
+		idx:     idx,
+		opts:    o,
+		byID:    make(map[string]*doc, len(talks)),
+		byTime:  make([]*doc, 0, len(talks)),
+		cache:   newResultCache(o.CacheSize),
+		matches: newBoundedCache[*queryMatches](o.CacheSize / 8),
+		// Query text is the client's: bounded in bytes, whatever it sends.
+		tokenCache: newWeighedCache(TokenCacheBytes, func(text string, ts []token) int {
+			n := len(text) + entryOverhead
+			for _, t := range ts {
+				n += len(t.term) + 24 // string header and position
+			}
+			return n
+		}),
 		overlapBy: map[float64]*overlap.Report{},
 		values:    map[string][]string{},
 	}

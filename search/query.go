@@ -374,27 +374,20 @@ type token struct {
 	pos  int
 }
 
-// maxCachedTokens bounds the analysis cache, so arbitrary queries cannot
-// grow it forever.
-const maxCachedTokens = 100_000
-
 // tokens returns the terms of text as the text fields (title, abstract,
 // speakers: one analyzer) make them. Query words repeat across searches and
-// a search looks at each several times, so the analysis is cached.
+// a search looks at each several times, so the analysis is cached
+// (snapshot.tokenCache, bounded in bytes).
 func (s *snapshot) tokens(text string) []token {
-	if v, ok := s.tokenCache.Load(text); ok {
-		return v.([]token)
+	if v, ok := s.tokenCache.get(text); ok {
+		return v
 	}
 	ts := s.analyzer.Analyze([]byte(text))
 	out := make([]token, len(ts))
 	for i, t := range ts {
 		out[i] = token{string(t.Term), t.Position}
 	}
-	if s.tokensCached.Load() < maxCachedTokens {
-		if _, loaded := s.tokenCache.LoadOrStore(text, out); !loaded {
-			s.tokensCached.Add(1)
-		}
-	}
+	s.tokenCache.put(text, out)
 	return out
 }
 

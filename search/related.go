@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -42,10 +40,19 @@ const (
 type termStats struct {
 	n   int
 	voc *termvec.Vocab
+	// terms analyse talk text with a stem cache of this snapshot's, and
+	// words keep the terms of single words (wordTerms): related talks look
+	// at every word of every talk on their own (names, display forms),
+	// and a corpus repeats a few thousand words.
+	terms *analysis.Terms
+	words *boundedCache[[]string]
 }
 
+// wordCacheSize bounds termStats.words: the vocabulary of a conference.
+const wordCacheSize = 50_000
+
 func newTermStats(n int, df map[string]uint64) *termStats {
-	return &termStats{n: n, voc: termvec.NewVocab(df)}
+	return &termStats{n: n, voc: termvec.NewVocab(df), terms: analysis.NewTerms(), words: newBoundedCache[[]string](wordCacheSize)}
 }
 
 // termVector is a talk's term vector and its distinctive terms.
@@ -61,15 +68,15 @@ type termVector struct {
 // about a talk (termvec.Content).
 func (ts *termStats) vector(t *index.Talk) *termVector {
 	var occs []termvec.Occurrence
-	for _, term := range analysis.AnalyzeTerms(t.Title) {
+	for _, term := range ts.terms.Analyze(t.Title) {
 		occs = append(occs, termvec.Occurrence{Term: term, Weight: termvec.TitleWeight})
 	}
-	for _, term := range analysis.AnalyzeTerms(t.Abstract) {
+	for _, term := range ts.terms.Analyze(t.Abstract) {
 		occs = append(occs, termvec.Occurrence{Term: term, Weight: 1})
 	}
 	names := map[string]bool{}
 	for _, w := range termvec.NameWords(t.Title + ". " + t.Abstract) {
-		for _, term := range wordTerms(w) {
+		for _, term := range ts.wordTerms(w) {
 			names[term] = true
 		}
 	}
@@ -156,7 +163,7 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 		}
 		return cands[i].d.ord < cands[j].d.ord
 	})
-	display := displayWords(d.talk)
+	display := s.stats.displayWords(d.talk)
 	for _, c := range cands {
 		if len(out) == s.opts.RelatedCount || c.score <= 0 {
 			break
@@ -177,11 +184,11 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 
 // displayWords maps the index terms of a talk to the words the talk writes
 // them as ("specul" → "speculative"), so shared terms read as words.
-func displayWords(t *index.Talk) map[string]string {
+func (ts *termStats) displayWords(t *index.Talk) map[string]string {
 	out := map[string]string{}
 	for _, text := range []string{t.Title, t.Abstract} {
 		for _, w := range surfaceWords(text) {
-			if terms := wordTerms(w); len(terms) == 1 {
+			if terms := ts.wordTerms(w); len(terms) == 1 {
 				if _, ok := out[terms[0]]; !ok {
 					out[terms[0]] = w
 				}
@@ -209,26 +216,14 @@ func (s *snapshot) sharedTerms(a, b *termVector, display map[string]string) []st
 	return out
 }
 
-// wordCache holds the terms of single words: related talks look at every
-// word of every talk on their own (names, display forms), and a corpus
-// repeats a few thousand words.
-var (
-	wordCache  sync.Map // word → []string
-	wordCached atomic.Int64
-)
-
-// wordTerms is analysis.AnalyzeTerms of one word, cached up to
-// maxCachedTokens words.
-func wordTerms(w string) []string {
-	if v, ok := wordCache.Load(w); ok {
-		return v.([]string)
+// wordTerms is the analysis of one word, kept in the snapshot's bounded
+// word cache.
+func (ts *termStats) wordTerms(w string) []string {
+	if v, ok := ts.words.get(w); ok {
+		return v
 	}
-	terms := analysis.AnalyzeTerms(w)
-	if wordCached.Load() < maxCachedTokens {
-		if _, loaded := wordCache.LoadOrStore(w, terms); !loaded {
-			wordCached.Add(1)
-		}
-	}
+	terms := ts.terms.Analyze(w)
+	ts.words.put(w, terms)
 	return terms
 }
 

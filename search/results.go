@@ -96,7 +96,7 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 		return nil, err
 	}
 	qm := &queryMatches{pl: pl, cands: cands, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
-	if s.scan == nil && len(cands) <= maxKeptMatches {
+	if s.scan == nil && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
 		qm.kept = true
 		s.matches.put(q, qm)
 	}
@@ -105,6 +105,12 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 
 // maxKeptMatches bounds the match lists the matches cache keeps.
 const maxKeptMatches = 128
+
+// maxKeptQueryBytes bounds the queries whose matches are kept: a person
+// re-asks a query with filters and pages, and types no 400 characters;
+// the plan of such a query (every word's typo expansions) is most of what
+// an entry would hold.
+const maxKeptQueryBytes = 100
 
 // selectPage selects the request's talks among the query's matches, counts
 // facets, sorts and pages.

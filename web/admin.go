@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -13,7 +15,14 @@ import (
 // ReloadFunc re-reads the seeds, builds a whole new index beside the one
 // serving and swaps it in. It returns once the new index serves, or with
 // an error while the old one still does.
-type ReloadFunc func(ctx context.Context) (ReloadReport, error)
+type ReloadFunc func(ctx context.Context, o ReloadOptions) (ReloadReport, error)
+
+// ReloadOptions are what a reload request may ask for.
+type ReloadOptions struct {
+	// Force accepts new seeds that would drop talks found in no other
+	// seed file (ErrWouldDrop): POST /admin/reload?force=true.
+	Force bool
+}
 
 // ReloadReport says what a reload swapped in.
 type ReloadReport struct {
@@ -34,6 +43,11 @@ type ReloadStatus struct {
 // load: the operator must fix the data, and the old index keeps serving.
 var ErrSeedsRejected = errors.New("new seeds rejected, the old index keeps serving")
 
+// ErrWouldDrop marks a reload refused, along with ErrSeedsRejected,
+// because the new seeds lose talks that no other file has (a deleted seed
+// file): answered 409, as the same request with force=true would succeed.
+var ErrWouldDrop = errors.New("refused to drop talks")
+
 // adminReload is POST /admin/reload: an operator re-indexes a running
 // server. It is refused (403) unless the server was given a token, and
 // (401) unless the request carries that token as a bearer token, so
@@ -46,13 +60,31 @@ func (s *server) adminReload(c *gin.Context) {
 		c.AbortWithStatusJSON(http.StatusForbidden, errorBody{Error: "reload over HTTP is disabled: the server has no reload token"})
 		return
 	}
+	if wait, blocked := s.auth.blocked(c.ClientIP()); blocked {
+		b := &busyError{msg: "too many failed authentications from your address", retry: wait}
+		c.Header("Retry-After", b.retryAfter())
+		c.AbortWithStatusJSON(http.StatusTooManyRequests, errorBody{Error: b.msg})
+		return
+	}
 	if !bearerMatches(c.GetHeader("Authorization"), s.opts.ReloadToken) {
+		s.auth.failed(c.ClientIP())
 		c.Header("WWW-Authenticate", `Bearer realm="talksearch admin"`)
 		c.AbortWithStatusJSON(http.StatusUnauthorized, errorBody{Error: "missing or wrong bearer token"})
 		return
 	}
-	rep, err := s.opts.Reload(c.Request.Context())
+	var o ReloadOptions
+	if v := c.Query("force"); v != "" {
+		force, err := strconv.ParseBool(v)
+		if err != nil {
+			c.AbortWithStatusJSON(http.StatusBadRequest, errorBody{Error: fmt.Sprintf("force=%q: want true or false", v)})
+			return
+		}
+		o.Force = force
+	}
+	rep, err := s.opts.Reload(c.Request.Context(), o)
 	switch {
+	case errors.Is(err, ErrWouldDrop):
+		c.AbortWithStatusJSON(http.StatusConflict, errorBody{Error: err.Error()})
 	case errors.Is(err, ErrSeedsRejected):
 		// The reload function has logged it; the operator needs the reason.
 		c.AbortWithStatusJSON(http.StatusUnprocessableEntity, errorBody{Error: err.Error()})

@@ -18,13 +18,13 @@ type noSearcher struct{ Searcher }
 
 func TestAdminReload(t *testing.T) {
 	const token = "s3cret-token"
-	ok := func(context.Context) (ReloadReport, error) {
+	ok := func(context.Context, ReloadOptions) (ReloadReport, error) {
 		return ReloadReport{Talks: 42, Warnings: 1, TookMS: 3.5}, nil
 	}
-	rejected := func(context.Context) (ReloadReport, error) {
+	rejected := func(context.Context, ReloadOptions) (ReloadReport, error) {
 		return ReloadReport{}, fmt.Errorf("%w: seed 003.txt: binary file", ErrSeedsRejected)
 	}
-	broken := func(context.Context) (ReloadReport, error) {
+	broken := func(context.Context, ReloadOptions) (ReloadReport, error) {
 		return ReloadReport{}, errors.New("build the new index: disk full")
 	}
 	tests := []struct {
@@ -48,16 +48,16 @@ func TestAdminReload(t *testing.T) {
 		{"scheme in lower case", token, ok, "POST", "bearer " + token, http.StatusOK, 1, `"talks":42`},
 		{"rejected seeds", token, rejected, "POST", "Bearer " + token, http.StatusUnprocessableEntity, 1, "seed 003.txt: binary file"},
 		{"failed build", token, broken, "POST", "Bearer " + token, http.StatusInternalServerError, 1, "disk full"},
-		{"GET does not reload", token, ok, "GET", "Bearer " + token, http.StatusNotFound, 0, ""},
+		{"GET does not reload", token, ok, "GET", "Bearer " + token, http.StatusMethodNotAllowed, 0, "method not allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			calls := 0
 			var reload ReloadFunc
 			if tt.reload != nil {
-				reload = func(ctx context.Context) (ReloadReport, error) {
+				reload = func(ctx context.Context, o ReloadOptions) (ReloadReport, error) {
 					calls++
-					return tt.reload(ctx)
+					return tt.reload(ctx, o)
 				}
 			}
 			h, err := NewHandler(noSearcher{}, zerolog.Nop(), Options{ReloadToken: tt.token, Reload: reload})

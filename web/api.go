@@ -17,7 +17,7 @@ func (s *server) apiSearch(c *gin.Context) {
 		return
 	}
 	s.answer(c, "api "+searchKey(req, 0), func(ctx context.Context) (*response, error) {
-		res, err := s.s.Search(ctx, req)
+		res, err := s.search(c, ctx, req)
 		if err != nil {
 			return nil, err
 		}

@@ -33,7 +33,10 @@ func newRealHandler(t testing.TB) (http.Handler, *search.Engine) {
 	if err != nil {
 		t.Fatalf("engine over the seeds: %v", err)
 	}
-	h, err := NewHandler(e, zerolog.Nop(), Options{})
+	// Every request of httptest comes from one address, and the fuzzers
+	// send long queries back to back: no client budgets here (limit_test.go
+	// tests them).
+	h, err := NewHandler(e, zerolog.Nop(), Options{ClientBudget: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,16 +91,16 @@ func TestEndToEndPages(t *testing.T) {
 			[]string{"&lt;script&gt;alert(1)&lt;/script&gt;"},
 			[]string{"<script>alert"}},
 		{"synonyms say why", "/?q=MoE", 200,
-			[]string{`<p class="synonyms">Also matching <span class="syn">MoE → mixture of experts</span></p>`},
+			[]string{`<p class="synonyms">Also matching <span class="syn" dir="auto">MoE → mixture of experts</span></p>`},
 			nil},
 		{"misspelling", "/?q=Monrach", 200,
 			[]string{"<mark>Monarch</mark>"},
 			nil},
 		{"nothing found", "/?q=zzzxqv+qqqzzz", 200,
-			[]string{"No talks match “zzzxqv qqqzzz”", `<a href="/">Browse all talks</a>`},
+			[]string{"No talks match “<bdi>zzzxqv qqqzzz</bdi>”", `<a href="/">Browse all talks</a>`},
 			nil},
 		{"talk page", "/talks/" + api.ID, 200,
-			[]string{htmlText(api.Title), "Wed 8 Apr, 10:35–10:45", `<ol class="related-list">`, `<a href="/talks/` + amd.ID + `">`},
+			[]string{htmlText(api.Title), "Wed 8 Apr, 10:35–10:45", `<ol class="related-list">`, `<a href="/talks/` + amd.ID + `" dir="auto">`},
 			nil},
 		{"unknown talk", "/talks/not-a-talk-000000", 404, []string{"no talk has the id"}, nil},
 		{"organizers", "/overlaps", 200, []string{`<article class="pair">`, "<mark>"}, nil},
@@ -147,7 +150,7 @@ func TestEndToEndEveryTalkPage(t *testing.T) {
 			t.Errorf("%s: status %d", tk.ID, rec.Code)
 			continue
 		}
-		if !strings.Contains(body, "<h1 id=\"talk-title\">"+htmlText(tk.Title)+"</h1>") {
+		if !strings.Contains(body, "<h1 id=\"talk-title\" dir=\"auto\">"+htmlText(tk.Title)+"</h1>") {
 			t.Errorf("%s: title missing or not escaped", tk.ID)
 		}
 		for _, para := range paragraphs(tk.Abstract) {
@@ -162,7 +165,7 @@ func TestEndToEndEveryTalkPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range d.Related {
-			marked := strings.Contains(body, `<a href="/talks/`+r.ID+`">`+htmlText(r.Title)+`</a> <strong class="clash">at the same time</strong>`)
+			marked := strings.Contains(body, `<a href="/talks/`+r.ID+`" dir="auto">`+htmlText(r.Title)+`</a> <strong class="clash">at the same time</strong>`)
 			if marked != r.Clash {
 				t.Errorf("%s: related %s clash %v, page marks it: %v", tk.ID, r.ID, r.Clash, marked)
 			}

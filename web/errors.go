@@ -20,6 +20,8 @@ type errorBody struct {
 var (
 	errTooLarge      = errors.New("request body too large")
 	errRouteNotFound = fmt.Errorf("%w: no such page", search.ErrNotFound)
+	// The Allow header of a 405 says which methods the path takes.
+	errMethodNotAllowed = errors.New("method not allowed on this path")
 )
 
 // invalidf is a bad-request error with the reason a user can act on.
@@ -38,11 +40,15 @@ func status(err error) (code int, msg string) {
 		return http.StatusNotFound, err.Error()
 	case errors.Is(err, errTooLarge):
 		return http.StatusRequestEntityTooLarge, err.Error()
+	case errors.Is(err, errMethodNotAllowed):
+		return http.StatusMethodNotAllowed, err.Error()
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return http.StatusServiceUnavailable, "the request took too long or was cancelled"
-	default:
-		return http.StatusInternalServerError, "internal error"
 	}
+	if _, ok := isBusy(err); ok {
+		return http.StatusTooManyRequests, err.Error()
+	}
+	return http.StatusInternalServerError, "internal error"
 }
 
 // isAPI says whether a path answers JSON rather than pages: the API, the
@@ -55,6 +61,9 @@ func isAPI(path string) bool {
 // page otherwise.
 func (s *server) fail(c *gin.Context, err error) {
 	code, msg := status(err)
+	if b, ok := isBusy(err); ok {
+		c.Header("Retry-After", b.retryAfter())
+	}
 	if code >= 500 {
 		s.logFor(c).Error().Err(err).Str("path", c.Request.URL.Path).Msg("request failed")
 	}
@@ -72,4 +81,10 @@ func (s *server) fail(c *gin.Context, err error) {
 
 func (s *server) notFound(c *gin.Context) {
 	s.fail(c, errRouteNotFound)
+}
+
+// methodNotAllowed answers a known path asked with a method it does not
+// take; Gin has set the Allow header.
+func (s *server) methodNotAllowed(c *gin.Context) {
+	s.fail(c, errMethodNotAllowed)
 }

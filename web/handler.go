@@ -59,6 +59,15 @@ type Options struct {
 	Reload      ReloadFunc
 	// ReloadStatus, when set, adds the reloads' progress to /healthz.
 	ReloadStatus func() ReloadStatus
+
+	// ClientBudget is the server time each client address earns per
+	// second for expensive searches (web.ClientBudgetRate; see limit.go);
+	// a negative value gives none a budget (behind a proxy every client
+	// has its address), leaving the server-wide places.
+	ClientBudget time.Duration
+
+	// work replaces the limiter of expensive searches (tests).
+	work *workLimiter
 }
 
 // The event runs in Paris in April: CEST. A fixed zone avoids depending on
@@ -93,6 +102,9 @@ func (o Options) withDefaults() Options {
 	if o.Location == nil {
 		o.Location = eventZone
 	}
+	if o.ClientBudget == 0 {
+		o.ClientBudget = ClientBudgetRate
+	}
 	return o
 }
 
@@ -108,6 +120,8 @@ type server struct {
 	pages     map[string]*template.Template
 	static    map[string]*staticFile
 	responses *responseCache
+	work      *workLimiter // expensive searches (limit.go)
+	auth      *authLimiter // failed admin authentications (limit.go)
 }
 
 // NewHandler returns the whole site and API as one http.Handler. Templates
@@ -133,6 +147,10 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 	}
 	srv := &server{s: s, log: log, opts: opts.withDefaults()}
 	srv.responses = newResponseCache(srv.opts.CacheBytes)
+	srv.work, srv.auth = newWorkLimiter(max(srv.opts.ClientBudget, 0)), newAuthLimiter()
+	if opts.work != nil {
+		srv.work = opts.work
+	}
 	var err error
 	if srv.static, err = loadStatic(static); err != nil {
 		return nil, err
@@ -145,8 +163,14 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 	// 404 pages; every path we serve is exact.
 	r.RedirectTrailingSlash = false
 	r.RedirectFixedPath = false
-	r.HandleMethodNotAllowed = false
+	r.HandleMethodNotAllowed = true // 405 with Allow, not 404 (routes.go)
 	r.ContextWithFallback = true
+	// The limits per client (limit.go) key on the client's address: no
+	// proxy is trusted, or any client could pick its own by sending
+	// X-Forwarded-For.
+	if err := r.SetTrustedProxies(nil); err != nil {
+		return nil, fmt.Errorf("trusted proxies: %w", err)
+	}
 	srv.routes(r)
 	return r, nil
 }

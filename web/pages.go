@@ -103,7 +103,7 @@ func (s *server) searchPage(c *gin.Context) {
 	}
 	c.Writer.Header().Add("Vary", HeaderFragment)
 	s.answerGzip(c, key+searchKey(req, pageNum), typeHTML, func(ctx context.Context) ([]byte, int, error) {
-		res, err := s.s.Search(ctx, req)
+		res, err := s.search(c, ctx, req)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -16,20 +16,27 @@ func (s *server) routes(r *gin.Engine) {
 
 	// Pages. GET / with the X-Talksearch-Fragment header answers only the
 	// live part of the search page, which the script swaps in.
-	r.GET("/", s.searchPage)
-	r.GET("/talks/:id", s.talkPage)
-	r.GET("/overlaps", s.overlapsPage)
+	// Every GET route answers HEAD too (net/http writes no body for it):
+	// monitors, link checkers and caches probe with HEAD.
+	get := func(path string, h gin.HandlerFunc) {
+		r.GET(path, h)
+		r.HEAD(path, h)
+	}
+	get("/", s.searchPage)
+	get("/talks/:id", s.talkPage)
+	get("/overlaps", s.overlapsPage)
 
 	// JSON API.
-	r.GET("/api/search", s.apiSearch)
-	r.GET("/api/talks/:id", s.apiTalk)
-	r.GET("/api/overlaps", s.apiOverlaps)
+	get("/api/search", s.apiSearch)
+	get("/api/talks/:id", s.apiTalk)
+	get("/api/overlaps", s.apiOverlaps)
 
-	r.GET("/healthz", s.healthz)
-	r.HEAD("/healthz", s.healthz) // monitors often probe with HEAD
+	get("/healthz", s.healthz)
 	r.POST("/admin/reload", s.adminReload)
-	r.GET("/static/*file", s.staticFile)
+	get("/static/*file", s.staticFile)
 
-	// Unknown paths: JSON under /api, a page elsewhere.
+	// Unknown paths: JSON under /api, a page elsewhere; a known path with
+	// another method: 405 with Allow (HandleMethodNotAllowed).
 	r.NoRoute(s.notFound)
+	r.NoMethod(s.methodNotAllowed)
 }

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -96,12 +97,39 @@ func (s *server) staticFile(c *gin.Context) {
 	http.ServeContent(c.Writer, c.Request, f.name, time.Time{}, bytes.NewReader(data))
 }
 
+// acceptsGzip says whether the client takes gzip (RFC 9110, 12.5.3): the
+// weight of "gzip" (or "x-gzip"), else of "*", must be above 0, in any
+// spelling of the weight ("q=0", "Q=0.000", " ; q=0.0"). Each element is
+// parsed by mime.ParseMediaType, whose parameter grammar is the header's;
+// an element it cannot parse, or a weight that is not a number, counts as
+// not given. Every header line counts (a proxy may split the field).
 func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.TrimSpace(enc) == "gzip" && strings.TrimSpace(q) != "q=0" {
-			return true
+	gzip, star := -1.0, -1.0
+	for _, line := range r.Header.Values("Accept-Encoding") {
+		for _, part := range strings.Split(line, ",") {
+			if strings.TrimSpace(part) == "" {
+				continue
+			}
+			coding, params, err := mime.ParseMediaType(part)
+			if err != nil {
+				continue
+			}
+			q := 1.0
+			if v, ok := params["q"]; ok {
+				if q, err = strconv.ParseFloat(v, 64); err != nil || q < 0 || q > 1 {
+					continue
+				}
+			}
+			switch coding {
+			case "gzip", "x-gzip":
+				gzip = max(gzip, q)
+			case "*":
+				star = max(star, q)
+			}
 		}
 	}
-	return false
+	if gzip >= 0 {
+		return gzip > 0
+	}
+	return star > 0
 }

@@ -19,6 +19,7 @@ type Config struct {
 	Ceiling  time.Duration // length of a /healthz-only phase before it; 0 skips it
 	Only     []Kind        // kinds of request to send; empty means the default mix
 	Distinct bool          // random word combinations instead of the query list
+	Hostile  int           // extra clients sending only hostile searches (hostile.go)
 	PID      int           // server process to sample RSS from; 0 skips sampling
 	Interval time.Duration // progress line period; 0 prints none
 	Timeout  time.Duration // per request
@@ -47,6 +48,7 @@ func parseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.DurationVar(&cfg.Ceiling, "ceiling", 0, "measure /healthz alone for this long before the main phase (0: skip)")
 	fs.StringVar(&only, "only", "", "comma-separated kinds to send instead of the mix: "+kindList())
 	fs.BoolVar(&cfg.Distinct, "distinct", false, "search random combinations of words, so that almost no query repeats (defeats result caches)")
+	fs.IntVar(&cfg.Hostile, "hostile", 0, "extra clients sending only hostile searches (400 characters of random words, misspellings, phrases, dotted words); their 429s are counted as refused, not errors")
 	fs.IntVar(&cfg.PID, "pid", 0, "server process id, to sample its RSS from /proc/PID/status")
 	fs.DurationVar(&cfg.Interval, "interval", 0, "print a progress line this often (0: never)")
 	fs.DurationVar(&cfg.Timeout, "timeout", 10*time.Second, "timeout of one request")
@@ -81,6 +83,8 @@ func (c Config) validate() error {
 		return errors.New("no target URL")
 	case c.Clients < 1:
 		return fmt.Errorf("--clients %d: need at least 1", c.Clients)
+	case c.Hostile < 0:
+		return fmt.Errorf("--hostile %d: need 0 or more", c.Hostile)
 	case c.Duration <= 0:
 		return fmt.Errorf("--duration %s: need a positive duration", c.Duration)
 	case c.Ceiling < 0 || c.Interval < 0 || c.ReloadAfter < 0:

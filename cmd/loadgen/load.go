@@ -44,7 +44,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.Ceiling > 0 {
 		fmt.Fprintf(progress, "ceiling: /healthz alone for %s\n", cfg.Ceiling)
 		m := newMix(cfg.Target, corpus, []Kind{KindHealthz}, false)
-		p := runPhase(ctx, client, m, cfg, cfg.Ceiling, nil, sampler, progress)
+		p := runPhase(ctx, client, m, cfg, cfg.Ceiling, 0, nil, sampler, progress)
 		c := p.stats(KindHealthz)
 		sum.Ceiling = &c
 		sum.CeilingCPU = &p.cpu
@@ -59,7 +59,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.ReloadAfter > 0 {
 		reload = func(ctx context.Context) *ReloadResult { return triggerReload(ctx, client, cfg) }
 	}
-	p := runPhase(ctx, client, newMix(cfg.Target, corpus, cfg.Only, cfg.Distinct), cfg, cfg.Duration, reload, sampler, progress)
+	p := runPhase(ctx, client, newMix(cfg.Target, corpus, cfg.Only, cfg.Distinct), cfg, cfg.Duration, cfg.Hostile, reload, sampler, progress)
 	sum.Seconds = p.elapsed.Seconds()
 	for _, k := range kinds {
 		if s := p.stats(k); s.Count > 0 {
@@ -68,6 +68,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	sum.All = p.statsWhere("all", func(Kind) bool { return true })
 	sum.Searches = p.statsWhere("searches", Kind.isSearch)
+	sum.Hostile = p.hostileStats(cfg.Hostile)
 	sum.ErrorSamples = p.errorSamples
 	sum.Reload = p.reload
 	sum.CPU = &p.cpu
@@ -87,8 +88,8 @@ func newClient(cfg Config) *http.Client {
 		Timeout: cfg.Timeout,
 		Transport: &http.Transport{
 			DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-			MaxIdleConns:        2 * cfg.Clients,
-			MaxIdleConnsPerHost: 2 * cfg.Clients,
+			MaxIdleConns:        2 * (cfg.Clients + cfg.Hostile),
+			MaxIdleConnsPerHost: 2 * (cfg.Clients + cfg.Hostile),
 			IdleConnTimeout:     90 * time.Second,
 		},
 		// A redirect would be a change in the API under test: report it.
@@ -108,9 +109,12 @@ type phase struct {
 // recorder is one client's record; it needs no lock as only its client
 // writes it until the phase ends.
 type recorder struct {
-	lat    map[Kind][]time.Duration
-	errors map[Kind]map[string]int
-	first  []string // the first few error messages
+	// took and refused are the hostile searches' (hostile.go).
+	took    []float64
+	refused int
+	lat     map[Kind][]time.Duration
+	errors  map[Kind]map[string]int
+	first   []string // the first few error messages
 }
 
 func newRecorder() *recorder {
@@ -129,14 +133,14 @@ func (r *recorder) fail(k Kind, class, msg string) {
 
 // runPhase runs cfg.Clients clients for d, then waits for the requests in
 // flight. reload, if set, runs once cfg.ReloadAfter into the phase.
-func runPhase(ctx context.Context, client *http.Client, m *mix, cfg Config, d time.Duration,
+func runPhase(ctx context.Context, client *http.Client, m *mix, cfg Config, d time.Duration, hostile int,
 	reload func(context.Context) *ReloadResult, sampler *rssSampler, progress io.Writer) *phase {
 	var (
 		stop  atomic.Bool
 		done  atomic.Int64
 		errs  atomic.Int64
 		wg    sync.WaitGroup
-		p     = &phase{rec: make([]*recorder, cfg.Clients)}
+		p     = &phase{rec: make([]*recorder, cfg.Clients+hostile)}
 		start = time.Now()
 		cpu   = startCPU(cfg.PID)
 	)
@@ -156,6 +160,31 @@ func runPhase(ctx context.Context, client *http.Client, m *mix, cfg Config, d ti
 				if class != "" {
 					rec.fail(k, class, msg)
 					errs.Add(1)
+				}
+			}
+		})
+	}
+
+	for i := cfg.Clients; i < cfg.Clients+hostile; i++ {
+		p.rec[i] = newRecorder()
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
+		wg.Go(func() {
+			rec := p.rec[i]
+			for !stop.Load() && ctx.Err() == nil {
+				lat, took, refused, class, msg := doHostile(ctx, client, hostileURL(m.base, rng))
+				if ctx.Err() != nil {
+					return
+				}
+				rec.lat[KindHostile] = append(rec.lat[KindHostile], lat)
+				done.Add(1)
+				switch {
+				case class != "":
+					rec.fail(KindHostile, class, msg)
+					errs.Add(1)
+				case refused:
+					rec.refused++
+				default:
+					rec.took = append(rec.took, took)
 				}
 			}
 		})

@@ -29,6 +29,13 @@
 // give search throughput as a share of the ceiling of the same server in
 // the same run.
 //
+// --hostile N adds N clients that send only hostile searches: up to 400
+// characters of random non-words, misspelled words, quoted phrases and
+// dotted words, new every time. Their answers are reported apart (how many
+// were answered, the server's own took_ms of those, how many were refused
+// with 429 and Retry-After, which is not an error), while --want-p99 holds
+// the other clients' searches.
+//
 // With --pid it samples the server's resident memory from /proc/PID/status
 // (start, peak, end and VmHWM), also every --interval for a soak. With
 // --reload-after D it asks the server to re-index once, D into the run:

@@ -37,7 +37,7 @@ func newSeedServer(tb testing.TB) *httptest.Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	reload := func(context.Context) (web.ReloadReport, error) {
+	reload := func(context.Context, web.ReloadOptions) (web.ReloadReport, error) {
 		c, err := ingest.Load(seeds.FS)
 		if err != nil {
 			return web.ReloadReport{}, err

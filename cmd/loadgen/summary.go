@@ -14,13 +14,14 @@ import (
 
 // Summary is the report of one run.
 type Summary struct {
-	Target   string  `json:"target"`
-	Clients  int     `json:"clients"`
-	Talks    int     `json:"talks"`   // talks discovered on the server
-	Seconds  float64 `json:"seconds"` // length of the main phase
-	Kinds    []Stats `json:"kinds"`
-	All      Stats   `json:"all"`
-	Searches Stats   `json:"searches"`
+	Target   string        `json:"target"`
+	Clients  int           `json:"clients"`
+	Talks    int           `json:"talks"`   // talks discovered on the server
+	Seconds  float64       `json:"seconds"` // length of the main phase
+	Kinds    []Stats       `json:"kinds"`
+	All      Stats         `json:"all"`
+	Searches Stats         `json:"searches"`
+	Hostile  *HostileStats `json:"hostile,omitempty"`
 
 	Ceiling              *Stats   `json:"ceiling,omitempty"` // /healthz alone, before the main phase
 	CeilingErrors        []string `json:"ceiling_errors,omitempty"`
@@ -145,6 +146,9 @@ func (s *Summary) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "; /healthz alone %.3f ms per request", cc.ServerMSPerRequest)
 		}
 		fmt.Fprintf(w, "; loadgen %.3f ms per request\n", c.LoadgenMSPerRequest)
+	}
+	if s.Hostile != nil {
+		fmt.Fprintln(w, s.Hostile)
 	}
 	if s.Reload != nil {
 		fmt.Fprintf(w, "reload at %.1f s: %s\n", s.Reload.AtSeconds, s.Reload)

@@ -264,7 +264,8 @@ func TestKillDuringRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := func(seeds string) *exec.Cmd {
-		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--index", dir, "--seeds", seeds, "--log-level", "warn")
+		// --allow-drop: going back from seedsB to seedsA drops its talk.
+		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--index", dir, "--seeds", seeds, "--log-level", "warn", "--allow-drop")
 		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -289,7 +290,7 @@ func TestKillDuringRebuild(t *testing.T) {
 		cmd.Process.Kill()
 		cmd.Wait()
 
-		s := serveSeeds(t, nil, "--index", dir, "--seeds", seedsA)
+		s := serveSeeds(t, nil, "--index", dir, "--seeds", seedsA, "--allow-drop")
 		if got := s.total(t, ""); got != 73 {
 			t.Fatalf("after a kill %d/10 into a rebuild: %d talks, want 73\n%s", i, got, s.log)
 		}

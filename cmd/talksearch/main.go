@@ -33,7 +33,7 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "talksearch:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err)) // 2 for a usage error, 1 for any other
 	}
 }
 

@@ -27,6 +27,11 @@ type reloader struct {
 	log  zerolog.Logger
 	// skipped are the seed files the serving corpus could not use at all.
 	skipped map[string]bool
+	// serving are the seed files of each serving talk, by id (drop.go).
+	serving map[string][]string
+	// allowDrop (serve --allow-drop) accepts every reload that loses
+	// talks, as a force request accepts one.
+	allowDrop bool
 	// status is what /healthz shows of the reloads (web.ReloadStatus).
 	statusMu sync.Mutex
 	st       web.ReloadStatus
@@ -55,12 +60,14 @@ func (r *reloader) setStatus(running bool, err error) {
 // newReloader re-reads the seeds named by --seeds (the embedded seeds give
 // the same corpus every time) and swaps with swap, the engine's Replace.
 // serving is the corpus the server started with.
-func newReloader(g *globals, serving *ingest.Corpus, swap func(*ingest.Corpus) error, log zerolog.Logger) *reloader {
+func newReloader(g *globals, serving *ingest.Corpus, swap func(*ingest.Corpus) error, allowDrop bool, log zerolog.Logger) *reloader {
 	return &reloader{
-		load:    g.loadSeeds,
-		swap:    swap,
-		log:     log,
-		skipped: skippedFiles(serving),
+		load:      g.loadSeeds,
+		swap:      swap,
+		log:       log,
+		skipped:   skippedFiles(serving),
+		serving:   sourcesOf(serving.Talks),
+		allowDrop: allowDrop,
 	}
 }
 
@@ -80,8 +87,11 @@ func skippedFiles(c *ingest.Corpus) map[string]bool {
 // lenient (a file it cannot read becomes a warning), which is right at
 // start but not for a reload, where the old index is the better answer:
 // a seed file that was readable and no longer is, or seeds with no talks
-// at all, are an operator's mistake to fix, not data to serve.
-func (r *reloader) check(c *ingest.Corpus) error {
+// at all, are an operator's mistake to fix, not data to serve. A seed
+// file that is gone (deleted, renamed away) and held the only copy of
+// some talks is refused too, unless force: the files that still exist
+// cannot show that (drop.go).
+func (r *reloader) check(c *ingest.Corpus, force bool) error {
 	if len(c.Talks) == 0 {
 		return errors.New("the seeds hold no talks")
 	}
@@ -90,24 +100,30 @@ func (r *reloader) check(c *ingest.Corpus) error {
 			return fmt.Errorf("seed %s: %s", w.File, w.Msg)
 		}
 	}
+	if d := dropped(r.serving, c.Talks); d.talks > 0 {
+		if !force && !r.allowDrop {
+			return fmt.Errorf("%w: %w", web.ErrWouldDrop, d.err("reload with force=true (or serve --allow-drop)"))
+		}
+		r.log.Warn().Int("talks", d.talks).Interface("files", d.files).Msg("reload: dropping talks found in no other seed file, as told")
+	}
 	return nil
 }
 
 // reload is a web.ReloadFunc. On any error the old index keeps serving.
-func (r *reloader) reload(ctx context.Context) (rep web.ReloadReport, err error) {
+func (r *reloader) reload(ctx context.Context, o web.ReloadOptions) (rep web.ReloadReport, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.setStatus(true, nil)
 	defer func() { r.setStatus(false, err) }()
-	return r.reloadLocked()
+	return r.reloadLocked(o)
 }
 
-func (r *reloader) reloadLocked() (web.ReloadReport, error) {
+func (r *reloader) reloadLocked(o web.ReloadOptions) (web.ReloadReport, error) {
 	start := time.Now()
 	r.log.Info().Msg("reload: reading the seeds")
 	c, err := r.load()
 	if err == nil {
-		err = r.check(c)
+		err = r.check(c, o.Force)
 	}
 	if err != nil {
 		err = fmt.Errorf("%w: %w", web.ErrSeedsRejected, err)
@@ -123,6 +139,7 @@ func (r *reloader) reloadLocked() (web.ReloadReport, error) {
 		return web.ReloadReport{}, err
 	}
 	r.skipped = skippedFiles(c)
+	r.serving = sourcesOf(c.Talks)
 	rep := web.ReloadReport{Talks: len(c.Talks), Warnings: len(c.Report.Warnings), TookMS: float64(time.Since(start).Microseconds()) / 1000}
 	r.log.Info().Int("talks", rep.Talks).Int("warnings", rep.Warnings).Float64("took_ms", rep.TookMS).Msg("reload: new index serving")
 	return rep, nil
@@ -152,7 +169,7 @@ func (r *reloader) watchSIGHUP(ctx context.Context, hup <-chan os.Signal) (stop 
 			case <-hup:
 				r.log.Info().Msg("reload: SIGHUP")
 				// Errors are logged by reload; the old index serves on.
-				_, _ = r.reload(ctx)
+				_, _ = r.reload(ctx, web.ReloadOptions{})
 			}
 		}
 	}()

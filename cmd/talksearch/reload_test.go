@@ -50,7 +50,7 @@ func TestReloaderRefusesWhatWouldLoseTalks(t *testing.T) {
 				log:     zerolog.Nop(),
 				skipped: skippedFiles(tt.serving),
 			}
-			rep, err := r.reload(context.Background())
+			rep, err := r.reload(context.Background(), web.ReloadOptions{})
 			if swapped != tt.wantSwap {
 				t.Errorf("swapped = %v, want %v", swapped, tt.wantSwap)
 			}
@@ -80,11 +80,11 @@ func TestReloaderBaselineMovesWithTheServingCorpus(t *testing.T) {
 		log:     zerolog.Nop(),
 		skipped: skippedFiles(corpusOf(3, binary)),
 	}
-	if _, err := r.reload(context.Background()); err != nil {
+	if _, err := r.reload(context.Background(), web.ReloadOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	next = corpusOf(2, binary)
-	if _, err := r.reload(context.Background()); !errors.Is(err, web.ErrSeedsRejected) {
+	if _, err := r.reload(context.Background(), web.ReloadOptions{}); !errors.Is(err, web.ErrSeedsRejected) {
 		t.Errorf("after 003.txt was fixed, breaking it again: error = %v, want rejected", err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -44,8 +45,17 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 		newOverlapsCmd(g),
 	)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		return applyEnv(cmd, getenv)
+		return usage(applyEnv(cmd, getenv))
 	}
+	// Without Args and a Run, cobra would take an unknown command for the
+	// root's arguments and print the help with status 0; NoArgs names it as
+	// an error, and no command at all is one too.
+	root.Args = cobra.NoArgs
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		_ = cmd.Usage()
+		return usage(errors.New("no command given"))
+	}
+	markUsageErrors(root)
 	return root
 }
 

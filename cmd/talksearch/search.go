@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -33,6 +34,11 @@ several arguments. "quoted phrases", -exclusions and the prefixes title:,
 speaker: and track: work; an empty QUERY lists every talk.
 --json prints the same document as GET /api/search.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The engine takes limit 0 for its default; the command line,
+			// like the API, refuses it rather than showing 20 talks.
+			if f.limit < 1 || f.limit > search.MaxLimit {
+				return usage(fmt.Errorf("--limit %d: want a whole number from 1 to %d: %w", f.limit, search.MaxLimit, search.ErrInvalid))
+			}
 			e, err := g.searchEngine()
 			if err != nil {
 				return err
@@ -42,6 +48,9 @@ speaker: and track: work; an empty QUERY lists every talk.
 				Query: strings.Join(args, " "), Tracks: f.tracks, Levels: f.levels, Rooms: f.rooms,
 				Sort: f.sort, Limit: f.limit, Offset: f.offset,
 			})
+			if errors.Is(err, search.ErrInvalid) {
+				return usage(err) // a flag out of range (offset, sort, facet values)
+			}
 			if err != nil {
 				return err
 			}

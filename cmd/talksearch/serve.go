@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/web"
 )
@@ -33,6 +34,8 @@ type serveOptions struct {
 	requestTimeout    time.Duration
 	reloadToken       string
 	cacheMiB          int
+	allowDrop         bool
+	clientBudget      time.Duration
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -51,7 +54,13 @@ exits.
 On SIGHUP, or POST /admin/reload with "Authorization: Bearer TOKEN" when
 --reload-token (better: TALKSEARCH_RELOAD_TOKEN) is set, it re-reads the
 seeds and swaps in a new index once it is built; seeds that fail to load,
-or would lose a file's talks, are refused and the old index keeps serving.`,
+or would lose a file's talks, are refused and the old index keeps serving.
+Seeds that would drop talks found in no other seed file (a deleted seed)
+are refused at a reload, and at start against the talks of the --index
+directory, unless --allow-drop (a reload: POST /admin/reload?force=true).
+
+One process at a time may serve an --index directory: a second one exits
+with an error naming it and removes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return serve(cmd.Context(), g, o)
@@ -69,6 +78,8 @@ or would lose a file's talks, are refused and the old index keeps serving.`,
 	f.StringVar(&o.reloadToken, "reload-token", "", "bearer token that enables POST /admin/reload (empty: the endpoint answers 403; SIGHUP always reloads)")
 	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
 	f.IntVar(&o.cacheMiB, "cache-mib", 8, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
+	f.DurationVar(&o.clientBudget, "client-budget", web.ClientBudgetRate, "server time per second each client address may spend on long searches (more than 8 words or 64 characters), 429 beyond; 0: no budgets (behind a proxy), only the server-wide places")
+	f.BoolVar(&o.allowDrop, "allow-drop", false, "accept seeds that drop talks found in no other seed file (a deleted seed), at start and on every reload")
 	return cmd
 }
 
@@ -77,11 +88,18 @@ or would lose a file's talks, are refused and the old index keeps serving.`,
 func serve(ctx context.Context, g *globals, o serveOptions) error {
 	level, err := zerolog.ParseLevel(g.logLevel)
 	if err != nil {
-		return fmt.Errorf("--log-level %q: %w", g.logLevel, err)
+		return usage(fmt.Errorf("--log-level %q: %w", g.logLevel, err))
 	}
 	cacheBytes, err := responseCacheBytes(o.cacheMiB)
 	if err != nil {
-		return err
+		return usage(err)
+	}
+	budget := o.clientBudget
+	switch {
+	case budget < 0:
+		return usage(fmt.Errorf("--client-budget %s: need 0 (none) or more", budget))
+	case budget == 0:
+		budget = -1 // web: no budgets; its 0 is the default
 	}
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
 	hup, restoreHUP := catchSIGHUP() // before the build: see reload.go
@@ -94,10 +112,25 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	}
 	defer ln.Close()
 
+	if o.indexDir != "" {
+		// Held until the process exits: a second server would remove
+		// this one's live index on its next rebuild (index.Lock).
+		lock, err := index.Lock(o.indexDir)
+		if err != nil {
+			return fmt.Errorf("--index %s: %w", o.indexDir, err)
+		}
+		defer lock.Unlock()
+	}
+
 	start := time.Now()
 	corpus, err := g.loadCorpusLogged(log)
 	if err != nil {
 		return err
+	}
+	if o.indexDir != "" {
+		if err := checkPersistedDrop(o.indexDir, corpus, o.allowDrop, log); err != nil {
+			return err
+		}
 	}
 	engine, err := search.NewWithOptions(corpus, search.Options{Index: indexFunc(o.indexDir, g.stderr, log)})
 	if err != nil {
@@ -110,13 +143,13 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 
 	gin.SetMode(gin.ReleaseMode)
 	// Live re-index (reload.go): SIGHUP, or POST /admin/reload with the token.
-	reload := newReloader(g, corpus, engine.Replace, log)
+	reload := newReloader(g, corpus, engine.Replace, o.allowDrop, log)
 	stopHUP := reload.watchSIGHUP(ctx, hup)
 	defer stopHUP()
 
 	h, err := web.NewHandler(engine, log, web.Options{
 		RequestTimeout: o.requestTimeout, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
-		ReloadStatus: reload.status,
+		ReloadStatus: reload.status, ClientBudget: budget,
 	})
 	if err != nil {
 		return fmt.Errorf("web handler: %w", err)
@@ -180,6 +213,25 @@ func indexFunc(dir string, stderr io.Writer, log zerolog.Logger) func([]index.Ta
 		}
 		return idx, nil
 	}
+}
+
+// checkPersistedDrop refuses, at start, seeds that would drop talks of the
+// index persisted in dir that no other seed file has: the server was
+// stopped, a seed deleted, and the rebuild would lose them silently.
+func checkPersistedDrop(dir string, c *ingest.Corpus, allow bool, log zerolog.Logger) error {
+	before, ok := index.PersistedSources(dir)
+	if !ok {
+		return nil
+	}
+	d := dropped(before, c.Talks)
+	switch {
+	case d.talks == 0:
+		return nil
+	case allow:
+		log.Warn().Int("talks", d.talks).Interface("files", d.files).Msg("dropping talks found in no other seed file, as told (--allow-drop)")
+		return nil
+	}
+	return fmt.Errorf("--index %s: the seeds differ from the indexed ones: %w", dir, d.err("start with --allow-drop"))
 }
 
 // responseCacheBytes is web.Options.CacheBytes for --cache-mib, where 0

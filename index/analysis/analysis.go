@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -14,6 +12,7 @@ import (
 	bleveunicode "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/kljensen/snowball/english"
+	"github.com/maypok86/otter/v2"
 )
 
 // The talk analyzers and their parts, registered in Bleve's registry under
@@ -80,17 +79,27 @@ func init() {
 		return stopFilter{}, nil
 	}))
 	must(registry.RegisterTokenFilter(SnowballFilterName, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
-		return snowballFilter{}, nil
+		return snowballFilter{newStemCache()}, nil
 	}))
+	// Bleve builds an analyzer once per index mapping (its registry cache
+	// is the mapping's), so every index, and so every generation a server
+	// serves, has its own stem cache, dropped with the index.
 	must(registry.RegisterAnalyzer(AnalyzerName, func(map[string]interface{}, *registry.Cache) (analysis.Analyzer, error) {
-		return talkAnalyzer, nil
+		return NewAnalyzer(), nil
 	}))
 }
 
-// The analyzer is stateless, so one value serves every goroutine.
-var talkAnalyzer = &analysis.DefaultAnalyzer{
-	Tokenizer:    newTalkTokenizer(),
-	TokenFilters: []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, stopFilter{}, snowballFilter{}},
+// NewAnalyzer returns the talk analyzer (AnalyzerName) with a stem cache
+// of its own. It is safe for concurrent use.
+func NewAnalyzer() *analysis.DefaultAnalyzer {
+	return newAnalyzer(newStemCache())
+}
+
+func newAnalyzer(stems *stemCache) *analysis.DefaultAnalyzer {
+	return &analysis.DefaultAnalyzer{
+		Tokenizer:    newTalkTokenizer(),
+		TokenFilters: []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, stopFilter{}, snowballFilter{stems}},
+	}
 }
 
 // compoundPart marks a token that is one part of a joined compound
@@ -363,39 +372,60 @@ func (stopFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	return out
 }
 
-type snowballFilter struct{}
+type snowballFilter struct{ stems *stemCache }
 
-func (snowballFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
+func (f snowballFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	for _, tok := range input {
 		if tok.KeyWord || hasDigit(tok.Term) {
 			continue
 		}
-		tok.Term = stem(tok.Term)
+		tok.Term = f.stems.stem(tok.Term)
 	}
 	return input
 }
 
-// stems caches english.Stem, which allocates and dominated the analysis
-// profile: a corpus repeats a few thousand words. The cache stops growing
-// at maxCachedStems words so arbitrary query text cannot grow it forever.
-var (
-	stems          sync.Map // string → string
-	cachedStems    atomic.Int64
-	maxCachedStems = int64(200_000)
-)
+// stemCache caches english.Stem, which allocates and dominated the
+// analysis profile (3.5 µs a word): a corpus repeats a few thousand words.
+// It is bounded by bytes and evicts (otter's W-TinyLFU, as every cache of
+// the program), so distinct query words, which a crowd or an attacker can
+// send without end, cost at most its bound and never push out the
+// corpus's words, which are asked for again and again.
+type stemCache struct {
+	c *otter.Cache[string, string]
+}
 
-func stem(term []byte) []byte {
-	if s, ok := stems.Load(string(term)); ok {
-		return []byte(s.(string)) // a copy: later filters may edit a term in place
+// StemCacheBytes bounds one stem cache: keys, stems and otter's overhead
+// per entry, about 40,000 words.
+const StemCacheBytes = 4 << 20
+
+// stemEntryOverhead is what otter and the two string headers cost per
+// word beyond its bytes, measured roughly: it keeps the bound honest for
+// short words.
+const stemEntryOverhead = 96
+
+func newStemCache() *stemCache {
+	return &stemCache{c: otter.Must(&otter.Options[string, string]{
+		MaximumWeight: StemCacheBytes,
+		Weigher: func(k, v string) uint32 {
+			return uint32(len(k) + len(v) + stemEntryOverhead)
+		},
+	})}
+}
+
+func (c *stemCache) stem(term []byte) []byte {
+	if s, ok := c.c.GetIfPresent(string(term)); ok {
+		return []byte(s) // a copy: later filters may edit a term in place
 	}
 	word := string(term)
 	s := english.Stem(word, true)
-	if cachedStems.Load() < maxCachedStems {
-		if _, loaded := stems.LoadOrStore(word, s); !loaded {
-			cachedStems.Add(1)
-		}
-	}
+	c.c.Set(word, s)
 	return []byte(s)
+}
+
+// len is the number of words kept, once pending evictions are done.
+func (c *stemCache) len() int {
+	c.c.CleanUp()
+	return c.c.EstimatedSize()
 }
 
 func termsOf(ts analysis.TokenStream) []string {

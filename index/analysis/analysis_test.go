@@ -89,7 +89,7 @@ func TestAnalyzerPositionsAndOffsets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []tok
-		for _, tk := range talkAnalyzer.Analyze([]byte(tt.text)) {
+		for _, tk := range NewAnalyzer().Analyze([]byte(tt.text)) {
 			got = append(got, tok{string(tk.Term), tk.Position, tk.Start, tk.End})
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -10,17 +10,45 @@ import (
 // Overlap detection and related talks use it so their terms are the index's.
 // A model variant gives two terms at one position (mi300x, mi300): both are
 // returned, in that order.
-func AnalyzeTerms(text string) []string {
-	return termsOf(talkAnalyzer.Analyze([]byte(text)))
-}
+func AnalyzeTerms(text string) []string { return dataTerms.Analyze(text) }
 
 // KeyTerms are the terms a phrase is compared by (the thesaurus keys its
 // phrases by them): the talk analyzer without
 // stop-word removal ("of" counts in "mixture of experts"), one term per
 // position (a model variant's family is not part of the key).
-func KeyTerms(phrase string) []string {
+func KeyTerms(phrase string) []string { return dataTerms.Key(phrase) }
+
+// Terms are AnalyzeTerms and KeyTerms with a stem cache of their own: a
+// thesaurus that analyses query words holds one per index generation, so
+// no query word outlives the index it was asked of.
+type Terms struct {
+	analyzer *analysis.DefaultAnalyzer
+	key      []analysis.TokenFilter
+}
+
+// NewTerms returns Terms with an empty, bounded stem cache.
+func NewTerms() *Terms {
+	stems := newStemCache()
+	return &Terms{
+		analyzer: newAnalyzer(stems),
+		key:      []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, snowballFilter{stems}},
+	}
+}
+
+// dataTerms serve AnalyzeTerms and KeyTerms, which only ever see data-set
+// text (talks, submissions, the thesaurus): their stem cache is bounded
+// like every other and holds the corpus's words.
+var dataTerms = NewTerms()
+
+// Analyze is AnalyzeTerms.
+func (t *Terms) Analyze(text string) []string {
+	return termsOf(t.analyzer.Analyze([]byte(text)))
+}
+
+// Key is KeyTerms.
+func (t *Terms) Key(phrase string) []string {
 	ts := newTalkTokenizer().Tokenize([]byte(phrase))
-	for _, f := range keyFilters {
+	for _, f := range t.key {
 		ts = f.Filter(ts)
 	}
 	var terms []string
@@ -33,8 +61,6 @@ func KeyTerms(phrase string) []string {
 	}
 	return terms
 }
-
-var keyFilters = []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, snowballFilter{}}
 
 // Token is one index term of a text: the bytes of the text that carry it
 // (text[Start:End], "C++" for cpp) and its position. A model variant's
@@ -50,7 +76,7 @@ type Token struct {
 // in text order: AnalyzeTerms for callers that show or mark the words
 // behind a term (overlap's shared terms and passages).
 func Tokens(text string) []Token {
-	ts := talkAnalyzer.Analyze([]byte(text))
+	ts := dataTerms.analyzer.Analyze([]byte(text))
 	out := make([]Token, len(ts))
 	for i, tok := range ts {
 		out[i] = Token{Term: string(tok.Term), Start: tok.Start, End: tok.End, Position: tok.Position}

@@ -71,6 +71,9 @@ type Thesaurus struct {
 	byKey map[string][]phraseRef
 	// maxTerms is the longest key in terms, bounding the match window.
 	maxTerms int
+	// terms analyse the query words Expand is given, with a stem cache
+	// that lives as long as the thesaurus (one index generation).
+	terms *analysis.Terms
 }
 
 type phraseRef struct {
@@ -123,7 +126,7 @@ func (th *Thesaurus) Expand(words []string) []Expansion {
 	}
 	var terms []term
 	for i, w := range words {
-		ks := analysis.KeyTerms(w)
+		ks := th.terms.Key(w)
 		for j, k := range ks {
 			terms = append(terms, term{k, i, j == 0, j == len(ks)-1})
 		}
@@ -229,7 +232,7 @@ func (b *thesaurusBuilder) add(phrases []string, oneWay bool, source string) {
 }
 
 func (b *thesaurusBuilder) build() *Thesaurus {
-	th := &Thesaurus{byKey: map[string][]phraseRef{}}
+	th := &Thesaurus{byKey: map[string][]phraseRef{}, terms: analysis.NewTerms()}
 	for _, g := range b.groups {
 		if len(g.Phrases) < 2 {
 			continue
@@ -240,7 +243,7 @@ func (b *thesaurusBuilder) build() *Thesaurus {
 			triggers = 1
 		}
 		for i, p := range g.Phrases[:triggers] {
-			k := analysis.KeyTerms(p)
+			k := th.terms.Key(p)
 			key := strings.Join(k, " ")
 			th.byKey[key] = append(th.byKey[key], phraseRef{len(th.groups) - 1, i})
 			th.maxTerms = max(th.maxTerms, len(k))
