@@ -42,7 +42,7 @@ func newDocument(t Talk) map[string]any {
 		d[FieldLevel] = t.Level
 	}
 	if t.Room != "" {
-		d[FieldRoom] = t.Room
+		d[FieldRoom], d[FieldRoomText] = t.Room, t.Room
 	}
 	if t.Start != nil {
 		d[FieldStart] = *t.Start

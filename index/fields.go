@@ -13,6 +13,7 @@ const (
 	FieldTrackText = "track_text" // text (talk_en) twin of track, so words of a track name match
 	FieldLevel     = "level"      // keyword: facet
 	FieldRoom      = "room"       // keyword: facet
+	FieldRoomText  = "room_text"  // text (talk_en) twin of room, so "Master Stage" finds that room's talks
 	FieldKind      = "kind"       // keyword
 	FieldStart     = "start"      // datetime, for sorting by time; absent when unknown
 	FieldScheduled = "scheduled"  // boolean

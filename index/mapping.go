@@ -10,7 +10,7 @@ import (
 
 // MappingVersion changes whenever the mapping or an analyzer changes, so a
 // persisted index built with another one is rebuilt rather than reused.
-const MappingVersion = 4
+const MappingVersion = 5
 
 // ScoringModel is the relevance model of the index: BM25, whose length
 // normalisation saturates keyword stuffing in long abstracts better than
@@ -35,11 +35,11 @@ func NewMapping() mapping.IndexMapping {
 		return f
 	}
 	// twin indexes a copy of another field's text (see newDocument), for
-	// matching only.
+	// matching; its term vectors let a search count the query words a
+	// talk matches (search's soft coordination).
 	twin := func(analyzer string) *mapping.FieldMapping {
 		f := text(analyzer)
 		f.Store = false
-		f.IncludeTermVectors = false
 		return f
 	}
 	kw := func() *mapping.FieldMapping {
@@ -56,6 +56,7 @@ func NewMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(FieldTrackText, twin(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldLevel, kw())
 	doc.AddFieldMappingsAt(FieldRoom, kw())
+	doc.AddFieldMappingsAt(FieldRoomText, twin(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldKind, kw())
 	start := bleve.NewDateTimeFieldMapping()
 	start.IncludeInAll = false

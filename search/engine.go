@@ -278,7 +278,7 @@ type snapshot struct {
 	thesaurus *synonyms.Thesaurus
 	// analyzer is the title field's: what query words become.
 	analyzer analysis.Analyzer
-	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers)
+	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers, track, room)
 	stats    *termStats
 	values   map[string][]string // facet name → its known values, sorted
 
@@ -361,7 +361,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	if newThesaurus != nil {
 		s.thesaurus = newThesaurus(talks)
 	}
-	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers); err != nil {
+	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers, index.FieldTrackText, index.FieldRoomText); err != nil {
 		idx.Close()
 		return nil, err
 	}

@@ -12,7 +12,9 @@ import (
 
 // Field weights of a plain word. A title match outranks an abstract-only
 // one; speakers (names and affiliations) sit between, so "Meta" finds the
-// talks given by Meta people before talks that merely mention Meta.
+// talks given by Meta people before talks that merely mention Meta. The
+// track and room names make "keynote", "lightning talks about rust" and
+// "Master Stage" find those sessions.
 var fieldWeights = []struct {
 	field  string
 	weight float64
@@ -20,7 +22,13 @@ var fieldWeights = []struct {
 	{index.FieldTitle, 3},
 	{index.FieldSpeakers, 2},
 	{index.FieldAbstract, 1},
+	{index.FieldTrackText, trackWeight},
+	{index.FieldRoomText, roomWeight},
 }
+
+// Weights of the track and room names (variables so the relevance
+// collections can measure them).
+var trackWeight, roomWeight = 1.5, 1.5
 
 // Weights of the alternatives of a word relative to the word as typed.
 const (

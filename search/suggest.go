@@ -37,6 +37,8 @@ func newVocabulary(talks []index.Talk) *vocabulary {
 		}
 		add(t.Title)
 		add(t.Abstract)
+		add(t.Track)
+		add(t.Room)
 		for _, sp := range t.Speakers {
 			add(sp.Name)
 			add(sp.Affiliation)
