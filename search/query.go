@@ -99,6 +99,16 @@ func (s *snapshot) compile(p syntax.Query) plan {
 					alts = append(alts, alternative{text: f, weight: correctionWeight})
 				}
 			}
+			for _, f := range s.forms(w) {
+				alts = append(alts, alternative{text: f, weight: correctionWeight})
+				pl.synonyms = append(pl.synonyms, w+" → "+f)
+			}
+			for _, v := range s.variants(w) {
+				alts = append(alts, v.alt)
+				if v.note != "" {
+					pl.synonyms = append(pl.synonyms, v.note)
+				}
+			}
 			alts = append(alts, synAlts[w]...)
 			if s.common(w) && !allCommon {
 				commonClauses = append(commonClauses, s.wordClause(alts))
