@@ -382,6 +382,7 @@ func TestRelevanceTable(t *testing.T) {
 		// coordination factor was raised to the power 3 (query.go,
 		// coordPower): a measured trade-off for multi-concept queries.
 		{"question", "running LLMs on CPUs", []talkRef{cpuLLM}},
+		{"question", "vLLM on CPUs", []talkRef{cpuValidate}},
 		{"question", "what breaks in disaggregated inference", []talkRef{disagg}},
 		{"question", "how can I start LLM servers faster", []talkRef{coldStart}},
 		{"misspelling", "Monrach", []talkRef{monarchAPI, monarchAMD}},
