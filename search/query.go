@@ -197,42 +197,61 @@ func (s *snapshot) altTerms(alts []alternative) []string {
 	return out
 }
 
-// coordPower raises Bleve's coordination factor (matched clauses / all
-// clauses of a disjunction) to a power. The issue behind it expected a
-// softer factor (power < 1) to serve questions; measured on the FOSDEM
-// collection the opposite holds: 0.5 lost 0.02–0.07 on every kind, and
-// each step up to 3 gained (all kinds 0.749 → 0.808, questions 0.376 →
-// 0.439, multi-concept 0.465 → 0.642), because a talk with more of the
-// query's concepts is what every kind of query asks for; beyond 3 the
-// seeds' held-out descriptive queries lose. Still no gate: a talk with
-// one word of the query is found, only ranked lower.
-var coordPower = 3.0
+// coordPower raises the coordination factor (the share of the query's
+// clauses a talk matches, weighted by rarity: softCoord) to a power. The
+// issue behind it expected a softer factor to serve questions; measured on
+// the FOSDEM collection the opposite held for Bleve's unweighted factor
+// (power 0.5: all kinds 0.749 → 0.724; 3: 0.812). Weighted by idf, missing
+// a common word costs little and missing a rare one much, which is the
+// soft coordination questions need: power 5 gave 0.820 (3: 0.796, 7:
+// 0.826, 10: 0.823). 7 was dropped: its factor can outweigh the tenth a
+// break's score is cut to (breakFactor), so "granola monarch" ranked a
+// coffee break above the Monarch talks. No gate: a talk with one word of
+// the query is found, only ranked lower.
+var coordPower = 5.0
 
 // softCoord returns the factor that turns the score of a talk matching the
 // terms of locs, scored with Bleve's coordination factor over the clauses
-// of coord, into its score with the softer factor.
-func softCoord(coord [][]string, locs bsearch.FieldTermLocationMap) float64 {
+// of coord, into its score with this engine's: the share of the query's
+// clauses it matches, each clause weighted by the rarity (idf) of its
+// rarest term, to the power coordPower. Weighting by rarity is what lets
+// a talk with a question's rare words ("rust", "kernel") beat one with its
+// vague ones ("state").
+func (s *snapshot) softCoord(coord [][]string, locs bsearch.FieldTermLocationMap) float64 {
 	n := len(coord)
-	if n < 2 || coordPower == 1 {
+	if n < 2 {
 		return 1
 	}
 	m := 0
+	var got, all float64
 	for _, terms := range coord {
+		w := 0.0
+		for _, t := range terms {
+			w = max(w, s.idf(t))
+		}
+		all += w
 	clause:
 		for _, t := range terms {
 			for _, byTerm := range locs {
 				if _, ok := byTerm[t]; ok {
 					m++
+					got += w
 					break clause
 				}
 			}
 		}
 	}
-	if m == 0 {
+	if m == 0 || all == 0 {
 		return 1
 	}
-	c := float64(m) / float64(n)
-	return math.Pow(c, coordPower-1)
+	bleveCoord := float64(m) / float64(n)
+	return math.Pow(got/all, coordPower) / bleveCoord
+}
+
+// idf is the inverse document frequency of an index term, as BM25 has it.
+func (s *snapshot) idf(term string) float64 {
+	n, df := float64(len(s.byID)), float64(s.dict[term])
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
 // alternative is one way of matching a word of the query.

@@ -175,7 +175,7 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		if !ok || !keep(d) {
 			continue
 		}
-		score := h.Score * softCoord(pl.coord, h.Locations)
+		score := h.Score * s.softCoord(pl.coord, h.Locations)
 		if d.isBreak {
 			score *= breakFactor
 		}
