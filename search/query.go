@@ -216,8 +216,8 @@ var coordPower = 5.0
 // clauses it matches, each clause weighted by the rarity (idf) of its
 // rarest term, to the power coordPower. Weighting by rarity is what lets
 // a talk with a question's rare words ("rust", "kernel") beat one with its
-// vague ones ("state").
-func (s *snapshot) softCoord(coord [][]string, locs bsearch.FieldTermLocationMap) float64 {
+// vague ones ("state"). Unweighted, every clause counts 1.
+func (s *snapshot) softCoord(coord [][]string, locs bsearch.FieldTermLocationMap, weighted bool) float64 {
 	n := len(coord)
 	if n < 2 {
 		return 1
@@ -225,9 +225,12 @@ func (s *snapshot) softCoord(coord [][]string, locs bsearch.FieldTermLocationMap
 	m := 0
 	var got, all float64
 	for _, terms := range coord {
-		w := 0.0
-		for _, t := range terms {
-			w = max(w, s.idf(t))
+		w := 1.0
+		if weighted {
+			w = 0
+			for _, t := range terms {
+				w = max(w, s.idf(t))
+			}
 		}
 		all += w
 	clause:

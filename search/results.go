@@ -175,13 +175,11 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		if !ok || !keep(d) {
 			continue
 		}
-		score := h.Score
+		// A break's clauses are not weighted by rarity: a menu's rare
+		// words (granola) would lift it above the sessions.
+		score := h.Score * s.softCoord(pl.coord, h.Locations, !d.isBreak)
 		if d.isBreak {
-			// Not weighted by rarity: a menu's rare words (granola)
-			// would lift a break above the sessions.
 			score *= breakFactor
-		} else {
-			score *= s.softCoord(pl.coord, h.Locations)
 		}
 		out = append(out, match{d: d, score: score, hit: h})
 	}
