@@ -67,6 +67,10 @@ type plan struct {
 	// coord holds, per clause of the words' disjunction, the index terms
 	// that match it: what soft coordination counts (softCoord).
 	coord [][]string
+	// simplified: the query had more expensive parts than the cost model
+	// allows; note says what was searched more simply.
+	simplified bool
+	note       string
 }
 
 // compile turns a syntax.Query query into a Bleve query over the snapshot's
@@ -74,6 +78,7 @@ type plan struct {
 func (s *snapshot) compile(p syntax.Query) plan {
 	var pl plan
 	var must, should, mustNot []query.Query
+	var bud budget
 
 	words := s.contentWords(p.Words)
 	if len(words) > 0 {
@@ -92,17 +97,28 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonTerms []string
 		pl.synonyms = applied
 		for i, w := range words {
-			alts := s.literal(w)
+			if i >= maxWordClauses {
+				bud.plainWords = append(bud.plainWords, words[i:]...)
+				break
+			}
+			alts := s.literal(w, &bud)
 			// "dual pipe" finds DualPipe: the joined word stands for both.
 			for _, j := range []int{i - 1, i} {
 				if j >= 0 && joins[j] != "" {
 					alts = append(alts, alternative{text: joins[j], weight: 0.5})
 				}
 			}
-			if fix := s.corrections(w); len(fix) > 0 {
-				pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
-				for _, f := range fix {
-					alts = append(alts, alternative{text: f, weight: correctionWeight})
+			switch {
+			case !s.mayCorrect(w):
+			case bud.corrections >= maxCorrections:
+				bud.uncorrected = append(bud.uncorrected, w)
+			default:
+				bud.corrections++
+				if fix := s.corrections(w); len(fix) > 0 {
+					pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
+					for _, f := range fix {
+						alts = append(alts, alternative{text: f, weight: correctionWeight})
+					}
 				}
 			}
 			for _, f := range s.forms(w) {
@@ -115,12 +131,23 @@ func (s *snapshot) compile(p syntax.Query) plan {
 					pl.synonyms = append(pl.synonyms, v.note)
 				}
 			}
+			if i == len(words)-1 && strings.HasSuffix(strings.ToLower(p.Raw), strings.ToLower(w)) {
+				// The word being typed: "monr" finds Monarch.
+				alts = append(alts, s.completions(w)...)
+			}
 			alts = append(alts, synAlts[w]...)
 			if s.common(w) && !allCommon {
 				commonClauses = append(commonClauses, s.wordClause(alts))
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				continue
 			}
+			clauses = append(clauses, s.wordClause(alts))
+			pl.coord = append(pl.coord, s.altTerms(alts))
+		}
+		if len(bud.plainWords) > 0 {
+			// Beyond the budget of clauses, the words count together as
+			// one, matched as they are.
+			alts := []alternative{{text: strings.Join(bud.plainWords, " "), weight: 1}}
 			clauses = append(clauses, s.wordClause(alts))
 			pl.coord = append(pl.coord, s.altTerms(alts))
 		}
@@ -145,13 +172,24 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		// some of them.
 		must = append(must, query.NewDisjunctionQuery(clauses))
 		if len(words) > 1 {
-			should = append(should, proximityClauses(p.Words, words, len(s.byID) <= goFacetsMax)...)
+			should = append(should, proximityClauses(p.Words[:min(len(p.Words), maxProximityWords)], words, len(s.byID) <= goFacetsMax)...)
 		}
 	}
-	for _, ph := range p.Phrases {
+	for i, ph := range p.Phrases {
+		if i >= maxPhrases {
+			// Beyond the budget a phrase is its words, any of which may
+			// match.
+			bud.plainPhrases = append(bud.plainPhrases, ph)
+			should = append(should, fieldsQuery(ph, false, 1))
+			continue
+		}
 		must = append(must, fieldsQuery(ph, true, 1))
 	}
-	for _, fc := range p.Fields {
+	for i, fc := range p.Fields {
+		if i >= maxPhrases && fc.Prefix != "track" {
+			bud.droppedFields = append(bud.droppedFields, fc.Prefix+":"+fc.Value)
+			continue
+		}
 		switch fc.Prefix {
 		case "track":
 			pl.tracks = s.tracksMatching(fc.Value, pl.tracks)
@@ -163,9 +201,14 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			must = append(must, fieldQuery(index.FieldSpeakers, fc.Value, fc.Phrase, 1))
 		}
 	}
-	for _, ex := range p.Excludes {
+	for i, ex := range p.Excludes {
+		if i >= maxPhrases {
+			bud.droppedExcludes = append(bud.droppedExcludes, ex)
+			continue
+		}
 		mustNot = append(mustNot, fieldsQuery(ex, strings.Contains(ex, " "), 1))
 	}
+	pl.simplified, pl.note = bud.explain()
 	if len(must) == 0 && len(mustNot) == 0 {
 		if len(p.Words)+len(p.Phrases) > 0 && pl.tracks == nil {
 			// Only filler words ("the", "how to"): nothing to look for.
@@ -293,9 +336,15 @@ func (s *snapshot) wordClause(alts []alternative) query.Query {
 // several terms (`KV-cache`, `torch.compile`, `all-to-all`) is matched as a
 // phrase of them; its terms one by one count far less, or `all-to-all`
 // would find every talk saying "all".
-func (s *snapshot) literal(w string) []alternative {
+func (s *snapshot) literal(w string, b *budget) []alternative {
 	w = s.knownForm(w)
 	if s.compound(w) {
+		if b.compounds >= maxCompounds {
+			// Beyond the budget, its terms apart, as plain words.
+			b.plainCompounds = append(b.plainCompounds, w)
+			return []alternative{{text: w, weight: 1}}
+		}
+		b.compounds++
 		if len(s.byID) > goFacetsMax {
 			// In a large corpus the parts apart ("torch") match most of
 			// it, for a tenth of a word's weight: not worth the cost.

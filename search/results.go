@@ -50,6 +50,8 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 		Synonyms: pl.synonyms,
 	}
 	res.DidYouMean = replaceWords(r.Query, pl.fixes)
+	res.Corrected = res.DidYouMean != ""
+	res.Simplified, res.Note = pl.simplified, pl.note
 	if total == 0 && res.DidYouMean == "" {
 		res.DidYouMean = qm.suggest()
 	}

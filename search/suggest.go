@@ -251,10 +251,15 @@ func (s *snapshot) suggestQuery(p syntax.Query) string {
 		}
 	}
 	var fixes [][2]string
+	lookups := 0
 	for _, w := range words {
 		lw := strings.ToLower(w)
 		if s.vocab.df[lw] > 0 || s.knownTerms(w) || len([]rune(lw)) < 4 || synonyms.IsEnglishWord(lw) {
 			continue
+		}
+		// The cost model's bound on typo lookups (cost.go).
+		if lookups++; lookups > maxCorrections {
+			break
 		}
 		if fix := s.vocab.correctWithin(lw, max(1, maxEdits(len([]rune(lw)))), 1); len(fix) > 0 {
 			fixes = append(fixes, [2]string{w, fix[0]})

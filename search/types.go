@@ -33,9 +33,19 @@ type Result struct {
 	Hits       []Hit   `json:"hits"`
 	Facets     Facets  `json:"facets"`
 	DidYouMean string  `json:"-"` // JSON: "did_you_mean", null when empty (MarshalJSON)
+	// Corrected says the search already used DidYouMean's corrections
+	// (a page says "Showing results for …"); false with a DidYouMean is
+	// a proposal the search did not follow ("Did you mean …?").
+	Corrected bool `json:"corrected"`
 	// Synonyms are the expansions the query used, as "MoE → mixture of
 	// experts", so a page can say why a talk matched.
 	Synonyms []string `json:"synonyms,omitempty"`
+	// Simplified says the query had more expensive parts (typo
+	// corrections, phrases, compound words, words) than one search may
+	// spend on (query.go, the cost model); the rest were searched as plain
+	// words or not at all, as Note says.
+	Simplified bool   `json:"simplified,omitempty"`
+	Note       string `json:"note,omitempty"`
 }
 
 // Hit is one talk of a Result.
@@ -111,7 +121,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 			hits[i] = h.json()
 		}
 	}
-	return json.Marshal(resultJSON{r.Query, r.Total, r.TookMS, hits, r.Facets, r.Synonyms, nullable(r.DidYouMean)})
+	return json.Marshal(resultJSON{r.Query, r.Total, r.TookMS, hits, r.Facets, r.Synonyms, nullable(r.DidYouMean), r.Corrected, r.Simplified, r.Note})
 }
 
 // resultJSON is Result as the API writes it, keys in the contract's order.
@@ -123,6 +133,9 @@ type resultJSON struct {
 	Facets     Facets    `json:"facets"`
 	Synonyms   []string  `json:"synonyms,omitempty"`
 	DidYouMean *string   `json:"did_you_mean"`
+	Corrected  bool      `json:"corrected"`
+	Simplified bool      `json:"simplified,omitempty"`
+	Note       string    `json:"note,omitempty"`
 }
 
 // MarshalJSON writes track, level and room as null when the talk has none,
