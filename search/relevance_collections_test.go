@@ -263,56 +263,37 @@ func evaluate(t testing.TB, rank ranker, col *collection) map[string]scores {
 	return sum
 }
 
-// peerScores reads the per-kind tables of a peers.md (nDCG@10, MRR@10,
-// recall@10, in that order): peer → kind → scores.
-func peerScores(t testing.TB, path string) (map[string]map[string]scores, []string) {
+// peerScores scores the peers' rankings in dir (one PEER.tsv each: query,
+// rank, id, as ../shared/peers/run.sh writes them) against the collection,
+// ids mapped to the engine's by id: peer → kind → scores, and the peers
+// best first. Scoring them here, not copying their tables, keeps them on
+// the same judgments as the engine as judgments are added.
+func peerScores(t testing.TB, dir string, col *collection, id func(string) string) (map[string]map[string]scores, []string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob(filepath.Join(dir, "*.tsv"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no peer runs in %s (%v)", dir, err)
 	}
 	out := map[string]map[string]scores{}
 	var order []string
-	table := -1
-	var header []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(l, "|") {
-			continue
+	for _, f := range files {
+		ranked := map[string][]string{}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
-		cells := strings.Split(strings.Trim(l, "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(strings.ReplaceAll(cells[i], "**", ""))
-		}
-		switch {
-		case cells[0] == "peer":
-			table++
-			header = cells
-			continue
-		case strings.HasPrefix(cells[0], "---"), table < 0 || table > 2, strings.Contains(cells[0], "not a peer"):
-			continue
-		}
-		p := cells[0]
-		if out[p] == nil {
-			out[p] = map[string]scores{}
-			order = append(order, p)
-		}
-		for i := 1; i < len(cells) && i < len(header); i++ {
-			v, err := strconv.ParseFloat(cells[i], 64)
-			if err != nil {
-				t.Fatalf("%s: %s %s: %q", path, p, header[i], cells[i])
+		for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			cols := strings.Split(l, "\t")
+			if len(cols) < 3 {
+				t.Fatalf("%s:%d: %d columns, want 3", f, i+1, len(cols))
 			}
-			s := out[p][header[i]]
-			switch table {
-			case 0:
-				s.ndcg = v
-			case 1:
-				s.mrr = v
-			case 2:
-				s.recall = v
-			}
-			out[p][header[i]] = s
+			ranked[cols[0]] = append(ranked[cols[0]], id(cols[2]))
 		}
+		peer := strings.TrimSuffix(filepath.Base(f), ".tsv")
+		out[peer] = evaluate(t, func(q string) ([]string, error) { return ranked[q], nil }, col)
+		order = append(order, peer)
 	}
+	sort.SliceStable(order, func(i, j int) bool { return out[order[i]]["all"].ndcg > out[order[j]]["all"].ndcg })
 	return out, order
 }
 
@@ -417,7 +398,11 @@ func TestRelevanceFOSDEM(t *testing.T) {
 	col := fosdemCollection(t, c)
 	writeRun(t, e, col)
 	got := evaluate(t, engineRanker(e), col)
-	peers, order := peerScores(t, filepath.Join(fosdemDir, "peers.md"))
+	byKey := map[string]string{}
+	for _, tk := range c.Talks {
+		byKey[tk.Conference.ID+"/"+tk.SourceID] = tk.ID
+	}
+	peers, order := peerScores(t, filepath.Join(fosdemDir, "runs"), col, func(id string) string { return byKey[id] })
 	t.Log(report(col, got, peers, order))
 	checkFloors(t, col, got, fosdemFloors)
 }
@@ -430,7 +415,7 @@ func TestRelevanceSeedsHeldOut(t *testing.T) {
 	col := heldOutCollection(t, c.Talks)
 	writeRun(t, e, col)
 	got := evaluate(t, engineRanker(e), col)
-	peers, order := peerScores(t, "testdata/relevance/seeds-heldout-peers.md")
+	peers, order := peerScores(t, "testdata/relevance/seeds-runs", col, func(id string) string { return id })
 	t.Log(report(col, got, peers, order))
 	checkFloors(t, col, got, heldOutFloors)
 }
