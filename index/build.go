@@ -32,6 +32,12 @@ func newDocument(t Talk) map[string]any {
 		}
 		d[FieldSpeakers] = strings.Join(names, "\n")
 	}
+	if t.Track != "" {
+		d[FieldTrackText] = t.Track
+	}
+	if t.Room != "" {
+		d[FieldRoomText] = t.Room
+	}
 	return d
 }
 

@@ -13,5 +13,7 @@ const (
 	FieldAbstract = "abstract" // text (talk_en), term vectors
 	FieldSpeakers = "speakers" // text (talk_en), term vectors: names and affiliations, one speaker a line
 
-	FieldKind = "kind" // keyword: related talks leave breaks out
+	FieldTrackText = "track_text" // text (talk_en) copy of the track, so words of a track name match
+	FieldRoomText  = "room_text"  // text (talk_en) copy of the room, so "Master Stage" finds that room's talks
+	FieldKind      = "kind"       // keyword: related talks leave breaks out
 )

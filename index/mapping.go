@@ -13,7 +13,10 @@ import (
 //
 // 5: track, track_text, level, room, start and scheduled are no longer
 // indexed (no query read them; see fields.go).
-const MappingVersion = 5
+// 6: track_text and room_text are indexed again, as text with term
+// vectors: queries match track and room names (search's soft
+// coordination counts them).
+const MappingVersion = 6
 
 // ScoringModel is the relevance model of the index: BM25, whose length
 // normalisation saturates keyword stuffing in long abstracts better than
@@ -37,6 +40,14 @@ func NewMapping() mapping.IndexMapping {
 		f.Store = false
 		return f
 	}
+	// twin indexes a copy of another field's text (see newDocument), for
+	// matching; its term vectors let a search count the query words a
+	// talk matches (search's soft coordination).
+	twin := func(analyzer string) *mapping.FieldMapping {
+		f := text(analyzer)
+		f.Store = false
+		return f
+	}
 	kw := func() *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
 		f.Analyzer = keyword.Name
@@ -47,6 +58,8 @@ func NewMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(FieldTitle, text(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldAbstract, text(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldSpeakers, text(analysis.AnalyzerName))
+	doc.AddFieldMappingsAt(FieldTrackText, twin(analysis.AnalyzerName))
+	doc.AddFieldMappingsAt(FieldRoomText, twin(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldKind, kw())
 	// No composite "_all" field: every query names its fields, and building
 	// _all cost a tenth of the indexing time.

@@ -305,7 +305,7 @@ type snapshot struct {
 	thesaurus *synonyms.Thesaurus
 	// analyzer is the title field's: what query words become.
 	analyzer analysis.Analyzer
-	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers)
+	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers, track, room)
 	stats    *termStats
 	values   map[string][]string // facet name → its known values, sorted
 
@@ -396,7 +396,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	if !o.NoSynonyms {
 		s.thesaurus = synonyms.NewThesaurus(talks)
 	}
-	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers); err != nil {
+	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers, index.FieldTrackText, index.FieldRoomText); err != nil {
 		idx.Close()
 		return nil, err
 	}

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"math"
 	"strings"
 
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
@@ -12,7 +14,9 @@ import (
 
 // Field weights of a plain word. A title match outranks an abstract-only
 // one; speakers (names and affiliations) sit between, so "Meta" finds the
-// talks given by Meta people before talks that merely mention Meta.
+// talks given by Meta people before talks that merely mention Meta. The
+// track and room names make "keynote", "lightning talks about rust" and
+// "Master Stage" find those sessions.
 var fieldWeights = []struct {
 	field  string
 	weight float64
@@ -20,7 +24,13 @@ var fieldWeights = []struct {
 	{index.FieldTitle, 3},
 	{index.FieldSpeakers, 2},
 	{index.FieldAbstract, 1},
+	{index.FieldTrackText, trackWeight},
+	{index.FieldRoomText, roomWeight},
 }
+
+// Weights of the track and room names (variables so the relevance
+// collections can measure them).
+var trackWeight, roomWeight = 1.5, 1.5
 
 // Weights of the alternatives of a word relative to the word as typed.
 const (
@@ -54,6 +64,13 @@ type plan struct {
 	synonyms []string
 	// none: the query can match nothing (e.g. only stop words excluded).
 	none bool
+	// coord holds, per clause of the words' disjunction, the index terms
+	// that match it: what soft coordination counts (softCoord).
+	coord [][]string
+	// simplified: the query had more expensive parts than the cost model
+	// allows; note says what was searched more simply.
+	simplified bool
+	note       string
 }
 
 // compile turns a syntax.Query query into a Bleve query over the snapshot's
@@ -61,6 +78,7 @@ type plan struct {
 func (s *snapshot) compile(p syntax.Query) plan {
 	var pl plan
 	var must, should, mustNot []query.Query
+	var bud budget
 
 	words := s.contentWords(p.Words)
 	if len(words) > 0 {
@@ -76,27 +94,62 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			allCommon = allCommon && s.common(w)
 		}
 		var commonClauses []query.Query
+		var commonTerms []string
 		pl.synonyms = applied
 		for i, w := range words {
-			alts := s.literal(w)
+			if i >= maxWordClauses {
+				bud.plainWords = append(bud.plainWords, words[i:]...)
+				break
+			}
+			alts := s.literal(w, &bud)
 			// "dual pipe" finds DualPipe: the joined word stands for both.
 			for _, j := range []int{i - 1, i} {
 				if j >= 0 && joins[j] != "" {
-					alts = append(alts, alternative{text: joins[j], weight: 1})
+					alts = append(alts, alternative{text: joins[j], weight: 0.5})
 				}
 			}
-			if fix := s.corrections(w); len(fix) > 0 {
-				pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
-				for _, f := range fix {
-					alts = append(alts, alternative{text: f, weight: correctionWeight})
+			switch {
+			case !s.mayCorrect(w):
+			case bud.corrections >= maxCorrections:
+				bud.uncorrected = append(bud.uncorrected, w)
+			default:
+				bud.corrections++
+				if fix := s.corrections(w); len(fix) > 0 {
+					pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
+					for _, f := range fix {
+						alts = append(alts, alternative{text: f, weight: correctionWeight})
+					}
 				}
+			}
+			for _, f := range s.forms(w) {
+				alts = append(alts, alternative{text: f, weight: correctionWeight})
+				pl.synonyms = append(pl.synonyms, w+" → "+f)
+			}
+			for _, v := range s.variants(w) {
+				alts = append(alts, v.alt)
+				if v.note != "" {
+					pl.synonyms = append(pl.synonyms, v.note)
+				}
+			}
+			if i == len(words)-1 && strings.HasSuffix(strings.ToLower(p.Raw), strings.ToLower(w)) {
+				// The word being typed: "monr" finds Monarch.
+				alts = append(alts, s.completions(w)...)
 			}
 			alts = append(alts, synAlts[w]...)
 			if s.common(w) && !allCommon {
 				commonClauses = append(commonClauses, s.wordClause(alts))
+				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				continue
 			}
 			clauses = append(clauses, s.wordClause(alts))
+			pl.coord = append(pl.coord, s.altTerms(alts))
+		}
+		if len(bud.plainWords) > 0 {
+			// Beyond the budget of clauses, the words count together as
+			// one, matched as they are.
+			alts := []alternative{{text: strings.Join(bud.plainWords, " "), weight: 1}}
+			clauses = append(clauses, s.wordClause(alts))
+			pl.coord = append(pl.coord, s.altTerms(alts))
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
@@ -109,6 +162,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			cq.SetBoost(float64(len(commonClauses)))
 			if s.onePass() {
 				clauses = append(clauses, cq)
+				pl.coord = append(pl.coord, commonTerms)
 			} else {
 				should = append(should, cq)
 			}
@@ -118,13 +172,24 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		// some of them.
 		must = append(must, query.NewDisjunctionQuery(clauses))
 		if len(words) > 1 {
-			should = append(should, proximityClauses(p.Words, words, s.onePass())...)
+			should = append(should, proximityClauses(p.Words[:min(len(p.Words), maxProximityWords)], words, s.onePass())...)
 		}
 	}
-	for _, ph := range p.Phrases {
+	for i, ph := range p.Phrases {
+		if i >= maxPhrases {
+			// Beyond the budget a phrase is its words, any of which may
+			// match.
+			bud.plainPhrases = append(bud.plainPhrases, ph)
+			should = append(should, fieldsQuery(ph, false, 1))
+			continue
+		}
 		must = append(must, fieldsQuery(ph, true, 1))
 	}
-	for _, fc := range p.Fields {
+	for i, fc := range p.Fields {
+		if i >= maxPhrases && fc.Prefix != "track" {
+			bud.droppedFields = append(bud.droppedFields, fc.Prefix+":"+fc.Value)
+			continue
+		}
 		switch fc.Prefix {
 		case "track":
 			pl.tracks = s.tracksMatching(fc.Value, pl.tracks)
@@ -136,9 +201,14 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			must = append(must, fieldQuery(index.FieldSpeakers, fc.Value, fc.Phrase, 1))
 		}
 	}
-	for _, ex := range p.Excludes {
+	for i, ex := range p.Excludes {
+		if i >= maxPhrases {
+			bud.droppedExcludes = append(bud.droppedExcludes, ex)
+			continue
+		}
 		mustNot = append(mustNot, fieldsQuery(ex, strings.Contains(ex, " "), 1))
 	}
+	pl.simplified, pl.note = bud.explain()
 	if len(must) == 0 && len(mustNot) == 0 {
 		if len(p.Words)+len(p.Phrases) > 0 && pl.tracks == nil {
 			// Only filler words ("the", "how to"): nothing to look for.
@@ -159,6 +229,75 @@ func (s *snapshot) compile(p syntax.Query) plan {
 	}
 	pl.q = b
 	return pl
+}
+
+// altTerms returns the index terms of a word's alternatives.
+func (s *snapshot) altTerms(alts []alternative) []string {
+	var out []string
+	for _, a := range alts {
+		out = append(out, s.analyze(a.text)...)
+	}
+	return out
+}
+
+// coordPower raises the coordination factor (the share of the query's
+// clauses a talk matches, weighted by rarity: softCoord) to a power. The
+// issue behind it expected a softer factor to serve questions; measured on
+// the FOSDEM collection the opposite held for Bleve's unweighted factor
+// (power 0.5: all kinds 0.749 → 0.724; 3: 0.812). Weighted by idf, missing
+// a common word costs little and missing a rare one much, which is the
+// soft coordination questions need: power 5 gave 0.820 (3: 0.796, 7:
+// 0.826, 10: 0.823). 7 was dropped: its factor can outweigh the tenth a
+// break's score is cut to (breakFactor), so "granola monarch" ranked a
+// coffee break above the Monarch talks. No gate: a talk with one word of
+// the query is found, only ranked lower.
+var coordPower = 5.0
+
+// softCoord returns the factor that turns the score of a talk matching the
+// terms of locs, scored with Bleve's coordination factor over the clauses
+// of coord, into its score with this engine's: the share of the query's
+// clauses it matches, each clause weighted by the rarity (idf) of its
+// rarest term, to the power coordPower. Weighting by rarity is what lets
+// a talk with a question's rare words ("rust", "kernel") beat one with its
+// vague ones ("state"). Unweighted, every clause counts 1.
+func (s *snapshot) softCoord(coord [][]string, locs bsearch.FieldTermLocationMap, weighted bool) float64 {
+	n := len(coord)
+	if n < 2 {
+		return 1
+	}
+	m := 0
+	var got, all float64
+	for _, terms := range coord {
+		w := 1.0
+		if weighted {
+			w = 0
+			for _, t := range terms {
+				w = max(w, s.idf(t))
+			}
+		}
+		all += w
+	clause:
+		for _, t := range terms {
+			for _, byTerm := range locs {
+				if _, ok := byTerm[t]; ok {
+					m++
+					got += w
+					break clause
+				}
+			}
+		}
+	}
+	if m == 0 || all == 0 {
+		return 1
+	}
+	bleveCoord := float64(m) / float64(n)
+	return math.Pow(got/all, coordPower) / bleveCoord
+}
+
+// idf is the inverse document frequency of an index term, as BM25 has it.
+func (s *snapshot) idf(term string) float64 {
+	n, df := float64(len(s.byID)), float64(s.dict[term])
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
 // alternative is one way of matching a word of the query.
@@ -197,9 +336,15 @@ func (s *snapshot) wordClause(alts []alternative) query.Query {
 // several terms (`KV-cache`, `torch.compile`, `all-to-all`) is matched as a
 // phrase of them; its terms one by one count far less, or `all-to-all`
 // would find every talk saying "all".
-func (s *snapshot) literal(w string) []alternative {
+func (s *snapshot) literal(w string, b *budget) []alternative {
 	w = s.knownForm(w)
 	if s.compound(w) {
+		if b.compounds >= maxCompounds {
+			// Beyond the budget, its terms apart, as plain words.
+			b.plainCompounds = append(b.plainCompounds, w)
+			return []alternative{{text: w, weight: 1}}
+		}
+		b.compounds++
 		if !s.onePass() {
 			// In a large corpus the parts apart ("torch") match most of
 			// it, for a tenth of a word's weight: not worth the cost.

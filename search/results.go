@@ -42,6 +42,8 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 		Synonyms: pl.synonyms,
 	}
 	res.DidYouMean = replaceWords(r.Query, pl.fixes)
+	res.Corrected = res.DidYouMean != ""
+	res.Simplified, res.Note = pl.simplified, pl.note
 	if total == 0 && res.DidYouMean == "" {
 		res.DidYouMean = qm.suggest()
 	}
@@ -173,7 +175,9 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		if !ok || !keep(d) {
 			continue
 		}
-		score := h.Score
+		// A break's clauses are not weighted by rarity: a menu's rare
+		// words (granola) would lift it above the sessions.
+		score := h.Score * s.softCoord(pl.coord, h.Locations, !d.isBreak)
 		if d.isBreak {
 			score *= breakFactor
 		}

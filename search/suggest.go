@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/synonyms"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -15,14 +16,17 @@ import (
 // readable ("speculative", not "specul") and lets a misspelling whose stem
 // differs from the right word's ("speculativ") still find it.
 type vocabulary struct {
-	df     map[string]int
-	byLen  map[int][]string  // words by rune length, for the edit-distance scan
-	runes  map[string][]rune // each word's runes, decoded once
-	sorted []string          // every word, for prefix ranges
+	df map[string]int
+	// hyphens maps a joined form to the hyphenated word the corpus writes
+	// ("pretraining" → "pre-training", variants.go).
+	hyphens map[string]string
+	byLen   map[int][]string  // words by rune length, for the edit-distance scan
+	runes   map[string][]rune // each word's runes, decoded once
+	sorted  []string          // every word, for prefix ranges
 }
 
 func newVocabulary(talks []index.Talk) *vocabulary {
-	v := &vocabulary{df: map[string]int{}, byLen: map[int][]string{}, runes: map[string][]rune{}}
+	v := &vocabulary{df: map[string]int{}, hyphens: map[string]string{}, byLen: map[int][]string{}, runes: map[string][]rune{}}
 	seen := map[string]bool{}
 	for i := range talks {
 		t := &talks[i]
@@ -37,6 +41,10 @@ func newVocabulary(talks []index.Talk) *vocabulary {
 		}
 		add(t.Title)
 		add(t.Abstract)
+		add(t.Track)
+		add(t.Room)
+		v.addHyphenated(t.Title)
+		v.addHyphenated(t.Abstract)
 		for _, sp := range t.Speakers {
 			add(sp.Name)
 			add(sp.Affiliation)
@@ -166,11 +174,22 @@ func (s *snapshot) corrections(w string) []string {
 			return nil
 		}
 	}
-	if s.vocab.df[lw] > 0 || s.knownTerms(s.knownForm(w)) {
+	if s.vocab.df[lw] > 0 || s.knownTerms(s.knownForm(w)) || synonyms.IsEnglishWord(lw) {
 		return nil
 	}
 	if fix := s.vocab.correctWithin(lw, maxEdits(len([]rune(lw))), 2); len(fix) > 0 {
 		return fix
+	}
+	return s.vocab.family(lw, 2)
+}
+
+// forms returns the corpus' other forms of an English word the corpus does
+// not use ("debugger" → "debugging"): searched beside it as variants, not
+// proposed as corrections, since the word is not a typo.
+func (s *snapshot) forms(w string) []string {
+	lw := strings.ToLower(w)
+	if !isWord(lw) || s.vocab.df[lw] > 0 || s.knownTerms(s.knownForm(w)) || !synonyms.IsEnglishWord(lw) {
+		return nil
 	}
 	return s.vocab.family(lw, 2)
 }
@@ -232,10 +251,15 @@ func (s *snapshot) suggestQuery(p syntax.Query) string {
 		}
 	}
 	var fixes [][2]string
+	lookups := 0
 	for _, w := range words {
 		lw := strings.ToLower(w)
-		if s.vocab.df[lw] > 0 || s.knownTerms(w) || len([]rune(lw)) < 4 {
+		if s.vocab.df[lw] > 0 || s.knownTerms(w) || len([]rune(lw)) < 4 || synonyms.IsEnglishWord(lw) {
 			continue
+		}
+		// The cost model's bound on typo lookups (cost.go).
+		if lookups++; lookups > maxCorrections {
+			break
 		}
 		if fix := s.vocab.correctWithin(lw, max(1, maxEdits(len([]rune(lw)))), 1); len(fix) > 0 {
 			fixes = append(fixes, [2]string{w, fix[0]})

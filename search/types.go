@@ -34,9 +34,19 @@ type Result struct {
 	Facets Facets
 	// DidYouMean is the query to propose instead, "" for none.
 	DidYouMean string
+	// Corrected says the search already used DidYouMean's corrections
+	// (a page says "Showing results for …"); false with a DidYouMean is
+	// a proposal the search did not follow ("Did you mean …?").
+	Corrected bool
 	// Synonyms are the expansions the query used, as "MoE → mixture of
 	// experts", so a page can say why a talk matched.
 	Synonyms []string
+	// Simplified says the query had more expensive parts (typo
+	// corrections, phrases, compound words, words) than one search may
+	// spend on (query.go, the cost model); the rest were searched as plain
+	// words or not at all, as Note says.
+	Simplified bool
+	Note       string
 }
 
 // Hit is one talk of a Result.

@@ -29,6 +29,13 @@ type SearchDoc struct {
 	Facets     FacetsDoc `json:"facets"`
 	Synonyms   []string  `json:"synonyms,omitempty"` // "MoE → mixture of experts"
 	DidYouMean *string   `json:"did_you_mean"`
+	// Corrected: the search used did_you_mean's corrections ("Showing
+	// results for …"); false with a did_you_mean is only a proposal.
+	Corrected bool `json:"corrected"`
+	// Simplified and Note: the query had more expensive parts than one
+	// search spends on; Note says what was searched plainly.
+	Simplified bool   `json:"simplified,omitempty"`
+	Note       string `json:"note,omitempty"`
 }
 
 // HitDoc is one talk of a SearchDoc.
@@ -171,6 +178,7 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 			Missing: r.Facets.Missing,
 		},
 		Synonyms: r.Synonyms, DidYouMean: nullable(r.DidYouMean),
+		Corrected: r.Corrected, Simplified: r.Simplified, Note: r.Note,
 	}
 	if doc.Facets.Missing == nil {
 		doc.Facets.Missing = map[string]int{}

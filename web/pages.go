@@ -42,6 +42,9 @@ type searchPage struct {
 	ClearURL      template.URL
 	DidYouMean    string
 	DidYouMeanURL template.URL
+	// Corrected: the results already use DidYouMean ("Showing results
+	// for"), rather than propose it ("Did you mean").
+	Corrected bool
 	// Synonyms are the expansions the engine applied ("MoE → mixture of
 	// experts"), so a reader sees why a talk matched.
 	Synonyms []string
@@ -148,6 +151,7 @@ func (s *server) searchView(req search.Request, pageNum int, res *search.Result)
 	}
 	if res.DidYouMean != "" && res.DidYouMean != req.Query {
 		v.DidYouMean = res.DidYouMean
+		v.Corrected = res.Corrected
 		dym := req
 		dym.Query = res.DidYouMean
 		v.DidYouMeanURL = searchURL(dym, 1)

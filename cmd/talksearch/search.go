@@ -150,8 +150,14 @@ func writeJSON[T any](w io.Writer, encode func(T) ([]byte, error), v T) error {
 // printResult writes a result for a terminal: highlights lose their HTML,
 // matched words are shown in [brackets].
 func printResult(w io.Writer, r *search.Result, offset int) {
-	if r.DidYouMean != "" {
+	switch {
+	case r.DidYouMean != "" && r.Corrected:
+		fmt.Fprintf(w, "Showing results for: %s\n", r.DidYouMean)
+	case r.DidYouMean != "":
 		fmt.Fprintf(w, "Did you mean: %s\n", r.DidYouMean)
+	}
+	if r.Note != "" {
+		fmt.Fprintln(w, r.Note)
 	}
 	for _, s := range r.Synonyms {
 		fmt.Fprintf(w, "Also searched: %s\n", s)

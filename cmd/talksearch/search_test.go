@@ -22,7 +22,7 @@ func TestSearchJSON(t *testing.T) {
 		t.Fatalf("not a JSON object: %v\n%s", err, out)
 	}
 	for k := range doc {
-		if !slices.Contains([]string{"query", "total", "took_ms", "hits", "facets", "did_you_mean", "synonyms"}, k) {
+		if !slices.Contains([]string{"query", "total", "took_ms", "hits", "facets", "did_you_mean", "corrected", "synonyms", "simplified", "note"}, k) {
 			t.Errorf("unexpected key %q", k)
 		}
 	}
@@ -48,7 +48,7 @@ func TestSearchText(t *testing.T) {
 		want []string // lines or parts of lines, in order
 	}{
 		{"typo", []string{"search", "--limit", "2", "Monrach"}, []string{
-			"Did you mean: Monarch", "talks (", " 1. ", "[Monarch]", " 2. ", "track: "}},
+			"Showing results for: Monarch", "talks (", " 1. ", "[Monarch]", " 2. ", "track: "}},
 		{"facet selection", []string{"search", "--track", "Inference & Production", "--limit", "1", "kv", "cache"}, []string{
 			"talks (", " 1. ", "Inference & Production", "track: ", "*Inference & Production ("}},
 		{"synonyms", []string{"search", "--limit", "1", "MoE"}, []string{"Also searched: MoE → mixture of experts"}},

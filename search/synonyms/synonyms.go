@@ -96,13 +96,65 @@ func NewThesaurus(talks []index.Talk) *Thesaurus {
 		}
 		b.add(phrases, false, SourceCurated)
 	}
+	// An acronym the corpus spells out in several ways keeps the long
+	// form most of its talks use, and none when each is one talk's: one
+	// talk's "open-source (OS)" must not make "open source" search every
+	// talk about an operating system. Tracks are mined too: an acronym
+	// whose expansion only a track name gives is still found.
+	type longForm struct {
+		text  string
+		talks int
+	}
+	var acronyms []string
+	forms := map[string][]*longForm{} // acronym → its long forms, first seen first
+	short := map[string]string{}      // acronym key → the acronym as first written
 	for _, t := range talks {
-		for _, text := range []string{t.Title, t.Abstract} {
+		seen := map[string]bool{}
+		for _, text := range []string{t.Title, t.Abstract, t.Track} {
 			for _, pair := range MineAcronyms(text) {
-				b.add([]string{pair[0], pair[1]}, false, SourceCorpus)
+				ak, lk := keyOf(pair[0]), keyOf(pair[1])
+				if ak == "" || lk == "" || seen[ak+"|"+lk] {
+					continue
+				}
+				seen[ak+"|"+lk] = true
+				if _, ok := short[ak]; !ok {
+					short[ak] = pair[0]
+					acronyms = append(acronyms, ak)
+				}
+				found := false
+				for _, f := range forms[ak] {
+					if keyOf(f.text) == lk {
+						f.talks++
+						found = true
+					}
+				}
+				if !found {
+					forms[ak] = append(forms[ak], &longForm{pair[1], 1})
+				}
 			}
 			for _, name := range camelNames(text) {
 				b.add([]string{splitCamel(name), name}, true, SourceName)
+			}
+		}
+	}
+	for _, ak := range acronyms {
+		most, tied := 0, 0
+		for _, f := range forms[ak] {
+			switch {
+			case f.talks > most:
+				most, tied = f.talks, 1
+			case f.talks == most:
+				tied++
+			}
+		}
+		if most == 1 && tied > 1 {
+			// Two talks, two meanings (OS: "operating system" and
+			// "open-source"): nothing says which a query means.
+			continue
+		}
+		for _, f := range forms[ak] {
+			if f.talks == most {
+				b.add([]string{short[ak], f.text}, false, SourceCorpus)
 			}
 		}
 	}

@@ -157,3 +157,22 @@ func BenchmarkNewThesaurus(b *testing.B) {
 		})
 	}
 }
+
+func TestEnglishWords(t *testing.T) {
+	for w, want := range map[string]bool{"beginner": true, "Beginner": true, "founders": true, "kernels": true,
+		"virtualisation": true, "virtualization": true, "monrach": false, "kuberentes": false, "pyhton": false} {
+		if got := IsEnglishWord(w); got != want {
+			t.Errorf("IsEnglishWord(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
+func TestSpellingVariant(t *testing.T) {
+	for w, want := range map[string]string{"virtualisation": "virtualization", "virtualization": "virtualisation",
+		"licences": "licenses", "colour": "color", "centre": "center", "catalogue": "catalog", "optimising": "optimizing",
+		"tokenisation": "tokenization", "visualising": "visualizing", "license": "licence", "kernel": "", "beginner": ""} {
+		if got := SpellingVariant(w); got != want {
+			t.Errorf("SpellingVariant(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
