@@ -20,6 +20,20 @@ type Request struct {
 	Tracks []string
 	Levels []string
 	Rooms  []string
+	// Days are dates ("2026-04-08") in each talk's own zone; Kinds are
+	// index.Kind values; Conferences are conference ids; Languages are
+	// the sources' language tags.
+	Days        []string
+	Kinds       []string
+	Conferences []string
+	Languages   []string
+	// Scheduled keeps only the talks with a slot on a schedule.
+	Scheduled bool
+	// After and Before bound a talk's start time of day, in its own zone
+	// ("14:00"): it starts at or after After and before Before. Either
+	// keeps only scheduled talks.
+	After  string
+	Before string
 	Sort   string // SortRelevance (default) or SortTime
 	Limit  int    // 0 means DefaultLimit
 	Offset int
@@ -61,19 +75,26 @@ type Highlights struct {
 	Abstract []string `json:"abstract"`
 }
 
-// Facets counts the talks of a result per track, level and room, each
-// ordered by count (descending), then value. Each facet's counts ignore
-// that facet's own selection. Missing counts the talks with no value.
+// Facets counts the talks of a result per track, level, room, day, kind,
+// conference and language, each ordered by count (descending), then value;
+// days by date. Each facet's counts ignore that facet's own selection.
+// Missing counts the talks with no value.
 type Facets struct {
-	Track   []FacetValue   `json:"track"`
-	Level   []FacetValue   `json:"level"`
-	Room    []FacetValue   `json:"room"`
-	Missing map[string]int `json:"missing"` // "track", "level", "room" → talks without a value
+	Track      []FacetValue   `json:"track"`
+	Level      []FacetValue   `json:"level"`
+	Room       []FacetValue   `json:"room"`
+	Day        []FacetValue   `json:"day"`
+	Kind       []FacetValue   `json:"kind"`
+	Conference []FacetValue   `json:"conference"`
+	Language   []FacetValue   `json:"language"`
+	Missing    map[string]int `json:"missing"` // facet name → talks without a value
 }
 
 // FacetValue is one bucket of a facet.
 type FacetValue struct {
-	Value    string `json:"value"`
+	Value string `json:"value"`
+	// Label names a value that is an id (a conference's name).
+	Label    string `json:"label,omitempty"`
 	Count    int    `json:"count"`
 	Selected bool   `json:"selected,omitempty"`
 }
