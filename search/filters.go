@@ -86,13 +86,13 @@ func normalizeFilters(r Request) (Request, error) {
 	}
 	for _, d := range r.Days {
 		if _, err := time.Parse(time.DateOnly, d); err != nil {
-			return r, fmt.Errorf("day %q is not a date YYYY-MM-DD: %w", d, ErrInvalid)
+			return r, fmt.Errorf("%w: day %q is not a date YYYY-MM-DD", ErrInvalid, d)
 		}
 	}
 	for i, k := range r.Kinds {
 		k = strings.ToLower(k)
 		if !slices.Contains(index.Kinds, index.Kind(k)) {
-			return r, fmt.Errorf("kind %q is not one of %s: %w", k, kindList(), ErrInvalid)
+			return r, fmt.Errorf("%w: kind %q is not one of %s", ErrInvalid, k, kindList())
 		}
 		r.Kinds[i] = k
 	}
@@ -107,7 +107,7 @@ func normalizeFilters(r Request) (Request, error) {
 			continue
 		}
 		if _, err := clockMinutes(*b.v); err != nil {
-			return r, fmt.Errorf("%s: %w: %w", b.name, err, ErrInvalid)
+			return r, fmt.Errorf("%w: %s: %w", ErrInvalid, b.name, err)
 		}
 	}
 	return r, nil

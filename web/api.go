@@ -93,6 +93,10 @@ func normalizeResult(r *search.Result) *search.Result {
 	out.Facets.Track = nonNil(r.Facets.Track)
 	out.Facets.Level = nonNil(r.Facets.Level)
 	out.Facets.Room = nonNil(r.Facets.Room)
+	out.Facets.Day = nonNil(r.Facets.Day)
+	out.Facets.Kind = nonNil(r.Facets.Kind)
+	out.Facets.Conference = nonNil(r.Facets.Conference)
+	out.Facets.Language = nonNil(r.Facets.Language)
 	if out.Facets.Missing == nil {
 		out.Facets.Missing = map[string]int{}
 	}

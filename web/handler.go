@@ -7,11 +7,14 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/rs/zerolog"
 
+	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/search/overlap"
 )
@@ -22,6 +25,12 @@ type Searcher interface {
 	Search(ctx context.Context, r search.Request) (*search.Result, error)
 	Talk(ctx context.Context, id string) (*search.TalkDetail, error)
 	Overlaps(ctx context.Context, min float64) (*overlap.Report, error)
+	// Talks lists every talk in schedule order: the schedule, now and
+	// next, agendas, calendars and speaker pages read it (catalog.go).
+	Talks() []index.Talk
+	// RelatedToAll suggests talks like a whole agenda, leaving its talks
+	// out; unknown ids are skipped.
+	RelatedToAll(ctx context.Context, ids []string) ([]search.Related, error)
 	// Generation numbers the corpus served: it strictly increases with
 	// every re-index and never returns to an earlier value. Answers made
 	// under one generation are reused only while it is served (cache.go).
@@ -106,6 +115,12 @@ type server struct {
 	pages     map[string]*template.Template
 	static    map[string]*staticFile
 	responses *responseCache
+	// catalog is the talks of the generation served, indexed for the
+	// attendee views; catalogMu orders its rebuilds.
+	catalog   atomic.Pointer[catalog]
+	catalogMu sync.Mutex
+	// now is the clock of "now" (time.Now); tests fix it.
+	now func() time.Time
 }
 
 // NewHandler returns the whole site and API as one http.Handler. Templates
@@ -129,7 +144,7 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 	if s == nil {
 		return nil, fmt.Errorf("web: nil Searcher")
 	}
-	srv := &server{s: s, log: log, opts: opts.withDefaults()}
+	srv := &server{s: s, log: log, opts: opts.withDefaults(), now: time.Now}
 	srv.responses = newResponseCache(srv.opts.CacheBytes)
 	var err error
 	if srv.static, err = loadStatic(static); err != nil {

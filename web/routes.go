@@ -19,11 +19,21 @@ func (s *server) routes(r *gin.Engine) {
 	r.GET("/", s.searchPage)
 	r.GET("/talks/:id", s.talkPage)
 	r.GET("/overlaps", s.overlapsPage)
+	// The attendee's day (attendee.go, schedule.go, calendar.go);
+	// /talks/ID.ics is the talk route's.
+	r.GET("/now", s.nowPage)
+	r.GET("/schedule", s.schedulePage)
+	r.GET("/agenda", s.agendaPage)
+	r.GET("/agenda.ics", s.agendaCalendar)
+	r.GET("/search.ics", s.searchCalendar)
+	r.GET("/speakers/:slug", s.speakerPage)
 
 	// JSON API.
 	r.GET("/api/search", s.apiSearch)
 	r.GET("/api/talks/:id", s.apiTalk)
 	r.GET("/api/overlaps", s.apiOverlaps)
+	r.GET("/api/now", s.apiNow)
+	r.GET("/api/agenda", s.apiAgenda)
 
 	r.GET("/healthz", s.healthz)
 	r.HEAD("/healthz", s.healthz) // monitors often probe with HEAD
