@@ -81,7 +81,7 @@ func (s *server) local(t *index.Talk, tm time.Time) time.Time {
 func (s *server) parseAt(v url.Values) (time.Time, error) {
 	a := strings.TrimSpace(v.Get("at"))
 	if a == "" {
-		return s.now(), nil
+		return s.opts.Now(), nil
 	}
 	for _, cand := range []string{a, strings.ReplaceAll(a, " ", "+")} {
 		if t, err := time.Parse(time.RFC3339, cand); err == nil {

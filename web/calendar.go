@@ -30,7 +30,7 @@ const maxCalendarTalks = 1000
 
 // calendarStamp is DTSTAMP: when the file was made. Answers are kept per
 // generation, so one generation's files share it.
-func (s *server) calendarStamp() time.Time { return s.now().UTC().Truncate(time.Second) }
+func (s *server) calendarStamp() time.Time { return s.opts.Now().UTC().Truncate(time.Second) }
 
 // writeCalendar is the calendar of talks (those not on the schedule are
 // left out: an event needs a time). base is the site's URL for talks that
@@ -77,7 +77,8 @@ func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []
 			cal.SetXWRTimezone(z)
 		}
 	}
-	return []byte(cal.Serialize())
+	// RFC 5545 ends lines with CRLF; the library's default is LF.
+	return []byte(cal.Serialize(ics.WithNewLineWindows))
 }
 
 func eventLocation(t *index.Talk) string {
@@ -177,13 +178,16 @@ func (s *server) searchCalendar(c *gin.Context) {
 	s.answerCalendar(c, "ics "+searchKey(req, 0), "search.ics", func(ctx context.Context, base string) ([]byte, int, error) {
 		cat := s.catalogNow()
 		var talks []*index.Talk
+		seen := map[string]bool{}
 		for req.Offset < maxCalendarTalks {
 			res, err := s.s.Search(ctx, req)
 			if err != nil {
 				return nil, 0, err
 			}
 			for _, h := range res.Hits {
-				if t, ok := cat.byID[h.ID]; ok {
+				// A re-index between two pages may repeat a talk.
+				if t, ok := cat.byID[h.ID]; ok && !seen[h.ID] {
+					seen[h.ID] = true
 					talks = append(talks, t)
 				}
 			}

@@ -62,6 +62,9 @@ type Options struct {
 	CacheBytes int
 	// Location is the time zone times are shown in: the event's (CEST).
 	Location *time.Location
+	// Now is the clock of "now and next" and the schedule's mark of the
+	// current time when a request gives no `at` (time.Now).
+	Now func() time.Time
 	// ReloadToken and Reload enable POST /admin/reload (admin.go): without
 	// both, the endpoint answers 403.
 	ReloadToken string
@@ -100,6 +103,9 @@ func (o Options) withDefaults() Options {
 	if o.Location == nil {
 		o.Location = eventZone
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	return o
 }
 
@@ -119,8 +125,6 @@ type server struct {
 	// attendee views; catalogMu orders its rebuilds.
 	catalog   atomic.Pointer[catalog]
 	catalogMu sync.Mutex
-	// now is the clock of "now" (time.Now); tests fix it.
-	now func() time.Time
 }
 
 // NewHandler returns the whole site and API as one http.Handler. Templates
@@ -144,7 +148,7 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 	if s == nil {
 		return nil, fmt.Errorf("web: nil Searcher")
 	}
-	srv := &server{s: s, log: log, opts: opts.withDefaults(), now: time.Now}
+	srv := &server{s: s, log: log, opts: opts.withDefaults()}
 	srv.responses = newResponseCache(srv.opts.CacheBytes)
 	var err error
 	if srv.static, err = loadStatic(static); err != nil {
