@@ -203,6 +203,11 @@ func TestBrowserAttendee(t *testing.T) {
 			t.Fatalf("Tab from the checkbox focused #%s, want #after", id)
 		}
 		do(t, ctx, chromedp.KeyEvent("1400"))
+		// Nothing applies while typing; Enter does.
+		if got := location(t, ctx); got != "/?scheduled=true" {
+			t.Errorf("URL while typing a time: %s", got)
+		}
+		do(t, ctx, chromedp.KeyEvent("\r"))
 		waitFor(t, ctx, `location.search === '?scheduled=true&after=14%3A00' && document.getElementById('summary').dataset.total === '28'`)
 	})
 

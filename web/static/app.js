@@ -261,9 +261,17 @@
 
   form.addEventListener('change', function (e) {
     if (e.target === input) return;
+    // A time box changes with every digit typed: it applies on Enter (the
+    // form's submit) or when focus leaves it, so a swap never cuts typing.
+    if (e.target.type === 'time' && doc.activeElement === e.target) return;
     clearTimeout(timer);
     typing = false;
     load(formURL(), 'push');
+  });
+  live.addEventListener('focusout', function (e) {
+    if (e.target.type !== 'time') return;
+    var url = formURL();
+    if (url !== location.pathname + location.search) load(url, 'push');
   });
 
   // Chips, "clear all", "did you mean" and pagination are links to other
