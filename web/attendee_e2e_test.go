@@ -189,9 +189,9 @@ func TestEndToEndAgendaCalendar(t *testing.T) {
 		got = append(got, st.In(cest).Format("Mon 15:04")+"–"+en.In(cest).Format("15:04")+" "+loc+" | "+uid+" | "+sum[:min(len(sum), 25)])
 	}
 	want := []string{
-		"Wed 10:35–11:00 Founders Cafe, PyTorch Conference Europe 2026 | " + cpp.ID + "@localhost | How To Write C++ Extensio",
-		"Wed 10:35–10:45 Master Stage, PyTorch Conference Europe 2026 | " + api.ID + "@localhost | Lightning Talk: Monarch: ",
-		"Wed 11:05–11:30 Founders Cafe, PyTorch Conference Europe 2026 | " + amd.ID + "@localhost | Bringing PyTorch Monarch ",
+		"Wed 10:35–11:00 Founders Cafe, PyTorch Conference Europe 2026 | " + cpp.ID + "@talksearch | How To Write C++ Extensio",
+		"Wed 10:35–10:45 Master Stage, PyTorch Conference Europe 2026 | " + api.ID + "@talksearch | Lightning Talk: Monarch: ",
+		"Wed 11:05–11:30 Founders Cafe, PyTorch Conference Europe 2026 | " + amd.ID + "@talksearch | Bringing PyTorch Monarch ",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -18,9 +17,9 @@ import (
 // "Z" suffix), which every calendar shows in its reader's zone, so no
 // VTIMEZONE is needed; X-WR-TIMEZONE names the conference's zone where the
 // data gives it, for the readers that show the event's own time. A talk's
-// UID is its id at the site's host: the same talk is the same event in
+// UID is its id "@talksearch": the same talk is the same event in
 // every file and across re-indexing, so importing twice updates instead of
-// duplicating.
+// duplicating, whatever host the file was fetched from.
 
 const typeCalendar = "text/calendar; charset=utf-8"
 
@@ -41,10 +40,6 @@ func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []
 	cal.SetXWRCalName(name)
 	zones := map[string]bool{}
 	stamp := s.calendarStamp()
-	host := "talksearch"
-	if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
-		host = u.Hostname()
-	}
 	for _, t := range talks {
 		if t.Start == nil {
 			continue
@@ -52,7 +47,7 @@ func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []
 		if t.TimeZone != "" {
 			zones[t.TimeZone] = true
 		}
-		e := cal.AddEvent(t.ID + "@" + host)
+		e := cal.AddEvent(t.ID + "@talksearch")
 		e.SetDtStampTime(stamp)
 		e.SetStartAt(*t.Start)
 		if t.End != nil {
