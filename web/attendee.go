@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
-	"sort"
 	"strings"
 	"time"
 
@@ -394,12 +393,5 @@ func speakerLinks(sps []index.Speaker) []speakerLink {
 	for i, sp := range sps {
 		out[i] = speakerLink{Speaker: sp, URL: "/speakers/" + speakerSlug(sp.Name)}
 	}
-	return out
-}
-
-// sortedDays are the catalog's days, for links between schedule days.
-func (c *catalog) sortedDays() []string {
-	out := append([]string(nil), c.days...)
-	sort.Strings(out)
 	return out
 }

@@ -78,6 +78,8 @@ func TestAttendeeStatuses(t *testing.T) {
 		{"search calendar bad time", "/search.ics?after=2pm", 400, html, []string{"after must be a time of day HH:MM (24-hour), not &#34;2pm&#34;"}, nil},
 		{"speaker", "/speakers/ada-lovelace", 200, html, []string{"<h1>Ada Lovelace</h1>", `<p class="aff-list">AMD, Meta</p>`, `<h2 id="talks-h">Talks (2)</h2>`, `href="/talks/torchstore-3c4d"`, `href="/talks/monarch-on-rocm-1a2b"`}, nil},
 		{"unknown speaker", "/speakers/nobody-at-all", 404, html, []string{"no speaker is called &#34;nobody-at-all&#34;"}, nil},
+		{"speaker slug too long", "/speakers/" + strings.Repeat("a", 201), 400, html, []string{"speaker must be 1 to 200 bytes"}, nil},
+		{"speaker of a name without ASCII letters", "/speakers/" + speakerSlug("李明"), 404, html, []string{"no speaker is called &#34;speaker-"}, nil},
 		{"talk page links speakers, no provenance", "/talks/monarch-on-rocm-1a2b", 200, html, []string{
 			`<a class="speaker" href="/speakers/ada-lovelace">Ada Lovelace</a>`, `<a class="speaker" href="/speakers/alan-turing">Alan Turing</a>`,
 			`<meta property="og:title" content="Monarch on ROCm: &lt;1ms &amp; beyond">`,
