@@ -86,6 +86,8 @@ func TestBuildFindsTechnicalTokens(t *testing.T) {
 		{"FP8 finds float8", match(FieldAbstract, "FP8"), []string{"kv"}},
 		{"speaker affiliation", match(FieldSpeakers, "meta"), []string{"compile"}},
 		{"no _all field", bleve.NewMatchQuery("torch.compile"), nil},
+		{"track words match", match(FieldTrackText, "compilers"), []string{"compile"}},
+		{"room words match", match(FieldRoomText, "hall"), []string{"compile"}},
 	}
 	kind := bleve.NewTermQuery(string(KindBreak))
 	kind.SetField(FieldKind)
@@ -94,7 +96,7 @@ func TestBuildFindsTechnicalTokens(t *testing.T) {
 		q    query.Query
 		want []string
 	}{"kind keyword", kind, []string{"break"}})
-	for _, f := range []string{"track", "track_text", "level", "room"} {
+	for _, f := range []string{"track", "level", "room"} {
 		q := bleve.NewMatchQuery("Compilers Hall Intermediate")
 		q.SetField(f)
 		tests = append(tests, struct {

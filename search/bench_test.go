@@ -155,7 +155,7 @@ func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
 			if err != nil {
 				return err
 			}
-			fc := s.newFacetCounter(sel)
+			fc := s.newFacetCounter(sel, timeFilter{})
 			for _, m := range cands {
 				fc.add(m.d)
 			}

@@ -282,9 +282,12 @@ type doc struct {
 	// isBreak repeats talk.Kind == index.KindBreak where a scan of every
 	// match reads it without loading the talk.
 	isBreak bool
-	// facet are the talk's track, level and room as 1 + their index in
-	// the snapshot's sorted values, 0 for none (see facetCounter).
-	facet [3]int32
+	// facet are the talk's values of each facet (facetNames) as 1 + their
+	// index in the snapshot's sorted values, 0 for none (see facetCounter).
+	facet [nFacets]int32
+	// startMin is the talk's start in minutes into its own day, -1 for
+	// none (timeFilter).
+	startMin int
 }
 
 // snapshot is everything built from one corpus; it never changes after
@@ -308,6 +311,8 @@ type snapshot struct {
 	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers, track, room)
 	stats    *termStats
 	values   map[string][]string // facet name → its known values, sorted
+	// conferenceNames are the names of the conference ids.
+	conferenceNames map[string]string
 
 	cache   *boundedCache[*Result]       // normalized request → its result
 	matches *boundedCache[*queryMatches] // query → its plan and matches (results.go)
@@ -354,29 +359,37 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		}),
 		overlapBy: map[float64]*overlap.Report{},
 		values:    map[string][]string{},
+
+		conferenceNames: map[string]string{},
 	}
-	seen := map[string]map[string]bool{"track": {}, "level": {}, "room": {}}
+	seen := map[string]map[string]bool{}
+	for _, name := range facetNames {
+		seen[name] = map[string]bool{}
+	}
 	for i := range talks {
 		t := &talks[i]
 		if _, dup := s.byID[t.ID]; dup {
 			idx.Close()
 			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
 		}
-		d := &doc{talk: t, track: t.Track, isBreak: t.Kind == index.KindBreak}
+		d := &doc{talk: t, track: t.Track, isBreak: t.Kind == index.KindBreak, startMin: startMinute(t)}
 		s.byID[t.ID] = d
 		s.byTime = append(s.byTime, d)
-		for name, v := range map[string]string{"track": t.Track, "level": t.Level, "room": t.Room} {
-			if v != "" && !seen[name][v] {
+		for i, v := range talkFacetValues(t) {
+			if name := facetNames[i]; v != "" && !seen[name][v] {
 				seen[name][v] = true
 				s.values[name] = append(s.values[name], v)
 			}
+		}
+		if t.Conference.ID != "" {
+			s.conferenceNames[t.Conference.ID] = t.Conference.Name
 		}
 	}
 	for _, vs := range s.values {
 		sort.Strings(vs)
 	}
 	for _, d := range s.byID {
-		for i, v := range [3]string{d.talk.Track, d.talk.Level, d.talk.Room} {
+		for i, v := range talkFacetValues(d.talk) {
 			if v != "" {
 				k, _ := slices.BinarySearch(s.values[facetNames[i]], v)
 				d.facet[i] = int32(k + 1)
@@ -562,7 +575,7 @@ func (r Request) Normalize() (Request, error) {
 	if r.Rooms, err = cleanValues("room", r.Rooms); err != nil {
 		return r, err
 	}
-	return r, nil
+	return normalizeFilters(r)
 }
 
 // cleanValues trims, drops empty and duplicate values and sorts them: the
@@ -592,5 +605,6 @@ func (r Request) cacheKey() string {
 			fmt.Fprintf(&b, "%q,", v)
 		}
 	}
+	r.filtersKey(&b)
 	return b.String()
 }

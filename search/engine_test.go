@@ -148,7 +148,9 @@ func TestSearchFacets(t *testing.T) {
 				Track:   []FacetValue{{Value: "Compilers", Count: 2}, {Value: "Distributed", Count: 2}, {Value: "Inference", Count: 2}},
 				Level:   []FacetValue{{Value: "Advanced", Count: 2}, {Value: "Intermediate", Count: 2}, {Value: "Beginner", Count: 1}},
 				Room:    []FacetValue{{Value: "Room A", Count: 2}, {Value: "Room B", Count: 2}, {Value: "Room C", Count: 1}},
-				Missing: map[string]int{"track": 1, "level": 2, "room": 2},
+				Day:     []FacetValue{{Value: "2026-04-07", Count: 5}},
+				Kind:    []FacetValue{{Value: "talk", Count: 6}, {Value: "lightning", Count: 1}},
+				Missing: map[string]int{"track": 1, "level": 2, "room": 2, "day": 2, "kind": 0, "conference": 7, "language": 7},
 			},
 		},
 		{
@@ -161,7 +163,9 @@ func TestSearchFacets(t *testing.T) {
 				Track:   []FacetValue{{Value: "Compilers", Count: 1}, {Value: "Distributed", Count: 1, Selected: true}, {Value: "Inference", Count: 0, Selected: true}},
 				Level:   []FacetValue{{Value: "Advanced", Count: 1, Selected: true}, {Value: "Beginner", Count: 1}, {Value: "Intermediate", Count: 1}},
 				Room:    []FacetValue{{Value: "Room B", Count: 1}},
-				Missing: map[string]int{"track": 0, "level": 1, "room": 0},
+				Day:     []FacetValue{{Value: "2026-04-07", Count: 1}},
+				Kind:    []FacetValue{{Value: "talk", Count: 1}},
+				Missing: map[string]int{"track": 0, "level": 1, "room": 0, "day": 0, "kind": 0, "conference": 1, "language": 1},
 			},
 		},
 		{
@@ -172,7 +176,7 @@ func TestSearchFacets(t *testing.T) {
 				Track:   []FacetValue{},
 				Level:   []FacetValue{},
 				Room:    []FacetValue{{Value: "Room A", Count: 2}, {Value: "Room B", Count: 2}, {Value: "Foyer", Count: 1}, {Value: "Room C", Count: 1}, {Value: "Attic", Count: 0, Selected: true}},
-				Missing: map[string]int{"track": 0, "level": 0, "room": 2},
+				Missing: map[string]int{"track": 0, "level": 0, "room": 2, "day": 0, "kind": 0, "conference": 0, "language": 0},
 			},
 		},
 	}

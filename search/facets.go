@@ -17,18 +17,22 @@ import (
 // BenchmarkFacetsSynthetic time the counting.
 
 // facetNames are the facets of a result, in the order of Facets' fields.
-var facetNames = [3]string{"track", "level", "room"}
+var facetNames = [nFacets]string{"track", "level", "room", "day", "kind", "conference", "language"}
+
+// nFacets is the number of facets: the fixed-size arrays below are indexed
+// by facet.
+const nFacets = 7
 
 // selection is a request's chosen facet values, one set per facet; an empty
 // set selects everything.
-type selection [3]map[string]bool
+type selection [nFacets]map[string]bool
 
 // newSelection resolves the requested values against the corpus's values,
 // ignoring case ("inference" selects "Inference"); a value the corpus does
 // not have is kept as asked and selects nothing.
 func (s *snapshot) newSelection(r Request) selection {
 	var sel selection
-	for i, vs := range [3][]string{r.Tracks, r.Levels, r.Rooms} {
+	for i, vs := range r.facetValues() {
 		if len(vs) == 0 {
 			continue
 		}
@@ -56,13 +60,19 @@ func (s *snapshot) canonicalValue(facet, v string) string {
 // counts every talk.
 type facetCounter struct {
 	sel    selection
-	values [3][]string
-	pass   [3][]bool // by value index (0: no value); nil: every talk passes
-	counts [3][]int  // by value index; counts[i][0] are the talks without a value
+	values [nFacets][]string
+	pass   [nFacets][]bool // by value index (0: no value); nil: every talk passes
+	counts [nFacets][]int  // by value index; counts[i][0] are the talks without a value
+	// when is the request's conditions that are not facets (times, "on
+	// the schedule only"): a talk failing them is in no count.
+	when timeFilter
+	// labels name facet values for people where the value is an id
+	// (conference id → name).
+	labels map[string]string
 }
 
-func (s *snapshot) newFacetCounter(sel selection) *facetCounter {
-	fc := &facetCounter{sel: sel}
+func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter {
+	fc := &facetCounter{sel: sel, when: when, labels: s.conferenceNames}
 	for i, name := range facetNames {
 		fc.values[i] = s.values[name]
 		fc.counts[i] = make([]int, len(fc.values[i])+1)
@@ -78,22 +88,33 @@ func (s *snapshot) newFacetCounter(sel selection) *facetCounter {
 
 // add counts d and says whether it passes every selection (is a result).
 func (fc *facetCounter) add(d *doc) bool {
-	var pass [3]bool
-	for i := range pass {
-		pass[i] = fc.pass[i] == nil || fc.pass[i][d.facet[i]]
+	if !fc.when.passes(d) {
+		return false
 	}
-	for i := range pass {
-		// Facet i ignores its own selection: count d if the others pass.
-		if pass[(i+1)%3] && pass[(i+2)%3] {
-			fc.counts[i][d.facet[i]]++
+	failed, fails := -1, 0
+	for i := range nFacets {
+		if fc.pass[i] != nil && !fc.pass[i][d.facet[i]] {
+			failed, fails = i, fails+1
 		}
 	}
-	return pass[0] && pass[1] && pass[2]
+	// Facet i ignores its own selection: d counts in i when every other
+	// facet passes it, so in every facet when all pass, and in the one
+	// that fails when only one does.
+	switch fails {
+	case 0:
+		for i := range nFacets {
+			fc.counts[i][d.facet[i]]++
+		}
+	case 1:
+		fc.counts[failed][d.facet[failed]]++
+	}
+	return fails == 0
 }
 
 // facets returns the counts of every facet.
 func (fc *facetCounter) facets() Facets {
-	var out [3][]FacetValue
+	var out [nFacets][]FacetValue
+	missing := make(map[string]int, nFacets)
 	for i := range out {
 		counts := map[string]int{}
 		for k, n := range fc.counts[i][1:] {
@@ -101,18 +122,24 @@ func (fc *facetCounter) facets() Facets {
 				counts[fc.values[i][k]] = n
 			}
 		}
-		out[i] = orderFacet(counts, fc.sel[i])
+		out[i] = orderFacet(counts, fc.sel[i], facetNames[i] == "day")
+		missing[facetNames[i]] = fc.counts[i][0]
+	}
+	for k := range out[5] { // conference ids are named for people
+		out[5][k].Label = fc.labels[out[5][k].Value]
 	}
 	return Facets{
 		Track: out[0], Level: out[1], Room: out[2],
-		Missing: map[string]int{"track": fc.counts[0][0], "level": fc.counts[1][0], "room": fc.counts[2][0]},
+		Day: out[3], Kind: out[4], Conference: out[5], Language: out[6],
+		Missing: missing,
 	}
 }
 
-// orderFacet returns a facet's counts ordered by count, then value.
-// Selected values are marked, and listed even when no talk has them, so
-// that a page can show them to be unselected.
-func orderFacet(counts map[string]int, selected map[string]bool) []FacetValue {
+// orderFacet returns a facet's counts ordered by count, then value, or by
+// value alone (days: a programme reads in date order). Selected values are
+// marked, and listed even when no talk has them, so that a page can show
+// them to be unselected.
+func orderFacet(counts map[string]int, selected map[string]bool, byValue bool) []FacetValue {
 	vs := make([]FacetValue, 0, len(counts)+len(selected))
 	for v, n := range counts {
 		vs = append(vs, FacetValue{Value: v, Count: n, Selected: selected[v]})
@@ -123,7 +150,7 @@ func orderFacet(counts map[string]int, selected map[string]bool) []FacetValue {
 		}
 	}
 	sort.Slice(vs, func(a, b int) bool {
-		if vs[a].Count != vs[b].Count {
+		if !byValue && vs[a].Count != vs[b].Count {
 			return vs[a].Count > vs[b].Count
 		}
 		return vs[a].Value < vs[b].Value

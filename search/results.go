@@ -118,7 +118,7 @@ const maxKeptQueryBytes = 100
 // facets, sorts and pages.
 func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) ([]match, uint64, Facets, error) {
 	pl, cands := qm.pl, qm.cands
-	fc := s.newFacetCounter(s.newSelection(r))
+	fc := s.newFacetCounter(s.newSelection(r), newTimeFilter(r))
 	// Filtered in place, unless shared: a large corpus has tens of
 	// thousands of matches.
 	results := cands[:0]

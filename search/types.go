@@ -19,6 +19,20 @@ type Request struct {
 	Tracks []string
 	Levels []string
 	Rooms  []string
+	// Days are dates ("2026-04-08") in each talk's own zone; Kinds are
+	// index.Kind values; Conferences are conference ids; Languages are
+	// the sources' language tags.
+	Days        []string
+	Kinds       []string
+	Conferences []string
+	Languages   []string
+	// Scheduled keeps only the talks with a slot on a schedule.
+	Scheduled bool
+	// After and Before bound a talk's start time of day, in its own zone
+	// ("14:00"): it starts at or after After and before Before. Either
+	// keeps only scheduled talks.
+	After  string
+	Before string
 	Sort   string // SortRelevance (default) or SortTime
 	Limit  int    // 0 means DefaultLimit
 	Offset int
@@ -72,19 +86,26 @@ type Highlights struct {
 	Abstract []string
 }
 
-// Facets counts the talks of a result per track, level and room, each
-// ordered by count (descending), then value. Each facet's counts ignore
-// that facet's own selection. Missing counts the talks with no value.
+// Facets counts the talks of a result per track, level, room, day, kind,
+// conference and language, each ordered by count (descending), then value;
+// days by date. Each facet's counts ignore that facet's own selection.
+// Missing counts the talks with no value.
 type Facets struct {
-	Track   []FacetValue
-	Level   []FacetValue
-	Room    []FacetValue
-	Missing map[string]int // "track", "level", "room" → talks without a value
+	Track      []FacetValue
+	Level      []FacetValue
+	Room       []FacetValue
+	Day        []FacetValue
+	Kind       []FacetValue
+	Conference []FacetValue
+	Language   []FacetValue
+	Missing    map[string]int // facet name → talks without a value
 }
 
 // FacetValue is one bucket of a facet.
 type FacetValue struct {
-	Value    string
+	Value string
+	// Label names a value that is an id (a conference's name).
+	Label    string
 	Count    int
 	Selected bool
 }

@@ -61,17 +61,23 @@ type HighlightsDoc struct {
 }
 
 // FacetsDoc are a result's facet counts; Missing counts the talks without
-// a value ("track", "level", "room").
+// a value, by facet name.
 type FacetsDoc struct {
-	Track   []FacetValueDoc `json:"track"`
-	Level   []FacetValueDoc `json:"level"`
-	Room    []FacetValueDoc `json:"room"`
-	Missing map[string]int  `json:"missing"`
+	Track      []FacetValueDoc `json:"track"`
+	Level      []FacetValueDoc `json:"level"`
+	Room       []FacetValueDoc `json:"room"`
+	Day        []FacetValueDoc `json:"day"`
+	Kind       []FacetValueDoc `json:"kind"`
+	Conference []FacetValueDoc `json:"conference"`
+	Language   []FacetValueDoc `json:"language"`
+	Missing    map[string]int  `json:"missing"`
 }
 
 // FacetValueDoc is one bucket of a facet.
 type FacetValueDoc struct {
-	Value    string `json:"value"`
+	Value string `json:"value"`
+	// Label names a value that is an id (a conference's name).
+	Label    string `json:"label,omitempty"`
 	Count    int    `json:"count"`
 	Selected bool   `json:"selected,omitempty"`
 }
@@ -175,6 +181,8 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 		Query: r.Query, Total: r.Total, TookMS: r.TookMS, Hits: make([]HitDoc, len(r.Hits)),
 		Facets: FacetsDoc{
 			Track: facetValues(r.Facets.Track), Level: facetValues(r.Facets.Level), Room: facetValues(r.Facets.Room),
+			Day: facetValues(r.Facets.Day), Kind: facetValues(r.Facets.Kind),
+			Conference: facetValues(r.Facets.Conference), Language: facetValues(r.Facets.Language),
 			Missing: r.Facets.Missing,
 		},
 		Synonyms: r.Synonyms, DidYouMean: nullable(r.DidYouMean),
@@ -197,7 +205,7 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 func facetValues(vs []search.FacetValue) []FacetValueDoc {
 	out := make([]FacetValueDoc, len(vs))
 	for i, v := range vs {
-		out[i] = FacetValueDoc{v.Value, v.Count, v.Selected}
+		out[i] = FacetValueDoc{v.Value, v.Label, v.Count, v.Selected}
 	}
 	return out
 }

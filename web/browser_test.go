@@ -440,8 +440,9 @@ func TestBrowser(t *testing.T) {
 			chromedp.SendKeys(chromedp.ID("q"), "Monarch"),
 			chromedp.Click(chromedp.CSS(`.searchbar button[type=submit]`)),
 		)
-		// A plain form also sends the sort it shows.
-		waitFor(t, nojs, `location.search === '?q=Monarch&sort=relevance' && document.readyState === 'complete'`)
+		// A plain form also sends the sort it shows, and the time window's
+		// empty boxes.
+		waitFor(t, nojs, `location.search === '?q=Monarch&after=&before=&sort=relevance' && document.readyState === 'complete'`)
 		if n := eval[int](t, nojs, `document.querySelectorAll('.hits mark').length`); n == 0 {
 			t.Error("no highlighted results without JavaScript")
 		}
@@ -450,7 +451,7 @@ func TestBrowser(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`.facet input[name=track]`)),
 			chromedp.Click(chromedp.CSS(`button.apply`)),
 		)
-		want := "?q=Monarch&track=" + url.QueryEscape(track) + "&sort=relevance"
+		want := "?q=Monarch&track=" + url.QueryEscape(track) + "&after=&before=&sort=relevance"
 		waitFor(t, nojs, fmt.Sprintf(`location.search === %q && document.readyState === 'complete'`, want))
 		if n := eval[int](t, nojs, `document.querySelectorAll('.chip').length`); n != 1 {
 			t.Errorf("%d chips, want 1", n)

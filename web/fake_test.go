@@ -69,6 +69,22 @@ var fakeTalks = map[string]*search.TalkDetail{
 			{ID: "abstract-only-5e6f", Title: "Float8 training", Score: 0.2, SharedTerms: []string{"gpu"}},
 		},
 	},
+	"torchstore-3c4d": {
+		Talk: index.Talk{
+			ID:         "torchstore-3c4d",
+			Conference: index.Conference{ID: "pytorch-conference-europe-2026", Name: "PyTorch Conference Europe 2026"},
+			Title:      "Torchstore on Monarch actors",
+			Speakers:   []index.Speaker{{Name: "Ada Lovelace", Affiliation: "Meta"}},
+			Abstract:   "A store of tensors on Monarch actors.",
+			Room:       "Room 2",
+			Start:      at("10:40"),
+			End:        at("11:05"),
+			Kind:       index.KindWorkshop,
+			Scheduled:  true,
+			URL:        "https://example.org/torchstore",
+			Sources:    []string{"002_d.txt"},
+		},
+	},
 	"abstract-only-5e6f": {
 		Talk: index.Talk{
 			ID:       "abstract-only-5e6f",
@@ -189,4 +205,37 @@ func (f *fakeSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Repo
 		}},
 		Merged: []overlap.Merged{{ID: "abstract-only-5e6f", Title: "Float8 training", Sources: []string{"001_c.txt", "002_d.txt"}}},
 	}, nil
+}
+
+// Talks lists the fixed talks in schedule order, as the engine does.
+func (f *fakeSearcher) Talks() []index.Talk {
+	var out []index.Talk
+	for _, id := range []string{"monarch-on-rocm-1a2b", "torchstore-3c4d", "abstract-only-5e6f"} {
+		out = append(out, fakeTalks[id].Talk)
+	}
+	return out
+}
+
+// RelatedToAll suggests the related talks of the agenda's talks that are
+// not in it, as the engine does, without merging scores.
+func (f *fakeSearcher) RelatedToAll(ctx context.Context, ids []string) ([]search.Related, error) {
+	f.calls.Add(1)
+	in := map[string]bool{}
+	for _, id := range ids {
+		in[id] = true
+	}
+	var out []search.Related
+	for _, id := range ids {
+		t, ok := fakeTalks[id]
+		if !ok {
+			continue
+		}
+		for _, r := range t.Related {
+			if !in[r.ID] {
+				in[r.ID] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
 }

@@ -135,6 +135,10 @@ func kindLabel(k index.Kind) string {
 		return "Keynote"
 	case index.KindLightning:
 		return "Lightning talk"
+	case index.KindWorkshop:
+		return "Workshop"
+	case index.KindPanel:
+		return "Panel"
 	case index.KindBOF:
 		return "Birds of a feather"
 	case index.KindMeet:
@@ -159,6 +163,27 @@ func paragraphs(abstract string) [][]string {
 			continue
 		}
 		out = append(out, strings.Split(p, "\n"))
+	}
+	return out
+}
+
+// ogDescription is a talk's link preview: who, when, and the abstract's
+// start, as short as previews show.
+func ogDescription(t *search.TalkDetail) string {
+	var parts []string
+	for _, sp := range t.Speakers {
+		parts = append(parts, sp.Name)
+	}
+	out := strings.Join(parts, ", ")
+	if ps := paragraphs(t.Abstract); len(ps) > 0 {
+		text := strings.Join(ps[0], " ")
+		if r := []rune(text); len(r) > 200 {
+			text = strings.TrimSpace(string(r[:200])) + "…"
+		}
+		if out != "" {
+			out += " · "
+		}
+		out += text
 	}
 	return out
 }

@@ -26,6 +26,8 @@ func FuzzAPISearch(f *testing.F) {
 		"limit=101", "limit=-1", "offset=99999999999999999999", "limit=abc", "sort=sideways", "q=%ff%fe",
 		"q=" + strings.Repeat("x", 600), "track=" + strings.Repeat("&track=a", 60), "q=%00", "q=<script>",
 		"q=a&q=b", "level=&room=", ";;;", "%zz",
+		"day=2026-04-08&kind=keynote&conference=x&language=fr&scheduled=true&after=14:00&before=18:00",
+		"day=2026-02-30", "kind=Seminar", "after=24:00", "before=9:5", "scheduled=yes",
 	} {
 		f.Add(raw)
 	}
@@ -134,6 +136,38 @@ func FuzzSafeHighlight(f *testing.F) {
 		}
 		if string(safeHighlight(s)) != rebuilt {
 			t.Fatalf("safeHighlight(%q) = %q, rebuilding gives %q", s, safeHighlight(s), rebuilt)
+		}
+	})
+}
+
+// FuzzAttendeeAPI sends arbitrary query strings to /api/now and
+// /api/agenda: a JSON answer (200) or a JSON error that says why (400).
+func FuzzAttendeeAPI(f *testing.F) {
+	for _, raw := range []string{
+		"at=2026-04-08T10:40:00%2B02:00", "at=2026-04-08T10:40:00+02:00", "at=2026-04-08T10:40", "at=tomorrow",
+		"ids=a,b,,c", "ids=" + strings.Repeat("x,", 250), "ids=%ff", "ids=" + strings.Repeat("a", 300), "at=&ids=",
+	} {
+		f.Add(raw)
+	}
+	h, _ := newRealHandler(f)
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, path := range []string{"/api/now", "/api/agenda"} {
+			u := url.URL{Path: path, RawQuery: raw}
+			if _, err := url.ParseRequestURI(u.String()); err != nil || strings.ContainsAny(raw, "# \t\r\n") {
+				t.Skip() // not something a client can send
+			}
+			rec := fuzzGet(t, h, u.String())
+			var body map[string]json.RawMessage
+			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+				t.Fatalf("GET %s: %d, not JSON: %v: %.200s", u.String(), rec.Code, err, rec.Body)
+			}
+			_, hasErr := body["error"]
+			switch {
+			case rec.Code == http.StatusOK && !hasErr:
+			case rec.Code == http.StatusBadRequest && hasErr:
+			default:
+				t.Fatalf("GET %s: %d %.300s", u.String(), rec.Code, rec.Body)
+			}
 		}
 	})
 }

@@ -7,11 +7,14 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/rs/zerolog"
 
+	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/search/overlap"
 )
@@ -22,6 +25,12 @@ type Searcher interface {
 	Search(ctx context.Context, r search.Request) (*search.Result, error)
 	Talk(ctx context.Context, id string) (*search.TalkDetail, error)
 	Overlaps(ctx context.Context, min float64) (*overlap.Report, error)
+	// Talks lists every talk in schedule order: the schedule, now and
+	// next, agendas, calendars and speaker pages read it (catalog.go).
+	Talks() []index.Talk
+	// RelatedToAll suggests talks like a whole agenda, leaving its talks
+	// out; unknown ids are skipped.
+	RelatedToAll(ctx context.Context, ids []string) ([]search.Related, error)
 	// Generation numbers the corpus served: it strictly increases with
 	// every re-index and never returns to an earlier value. Answers made
 	// under one generation are reused only while it is served (cache.go).
@@ -53,6 +62,9 @@ type Options struct {
 	CacheBytes int
 	// Location is the time zone times are shown in: the event's (CEST).
 	Location *time.Location
+	// Now is the clock of "now and next" and the schedule's mark of the
+	// current time when a request gives no `at` (time.Now).
+	Now func() time.Time
 	// ReloadToken and Reload enable POST /admin/reload (admin.go): without
 	// both, the endpoint answers 403.
 	ReloadToken string
@@ -105,6 +117,9 @@ func (o Options) withDefaults() Options {
 	if o.ClientBudget == 0 {
 		o.ClientBudget = ClientBudgetRate
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	return o
 }
 
@@ -122,6 +137,10 @@ type server struct {
 	responses *responseCache
 	work      *workLimiter // expensive searches (limit.go)
 	auth      *authLimiter // failed admin authentications (limit.go)
+	// catalog is the talks of the generation served, indexed for the
+	// attendee views; catalogMu orders its rebuilds.
+	catalog   atomic.Pointer[catalog]
+	catalogMu sync.Mutex
 }
 
 // NewHandler returns the whole site and API as one http.Handler. Templates

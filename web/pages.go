@@ -53,6 +53,8 @@ type searchPage struct {
 	NextURL  template.URL
 	// FirstPageURL leads back from a page past the last one.
 	FirstPageURL template.URL
+	// CalendarURL is /search.ics with the same search.
+	CalendarURL template.URL
 }
 
 type hitView struct {
@@ -73,10 +75,15 @@ type facetGroup struct {
 	Label   string
 	Options []facetOption
 	Missing int
+	// MissingText follows the count of talks without a value.
+	MissingText string
 }
 
 type facetOption struct {
-	Value   string
+	Value string
+	// Label shows the value to people where it is an id or a code
+	// (conference id, kind, date); empty: the value itself.
+	Label   string
 	Count   int
 	Checked bool
 }
@@ -141,9 +148,13 @@ func (s *server) searchView(req search.Request, pageNum int, res *search.Result)
 		v.Hits = append(v.Hits, s.hitView(h))
 	}
 	v.Groups = []facetGroup{
+		labelled(facetOptions("day", "Day", res.Facets.Day, req.Days, res.Facets.Missing["day"]), dayLabel),
+		labelled(facetOptions("kind", "Session type", res.Facets.Kind, req.Kinds, res.Facets.Missing["kind"]), kindName),
 		facetOptions("track", "Track", res.Facets.Track, req.Tracks, res.Facets.Missing["track"]),
 		facetOptions("level", "Level", res.Facets.Level, req.Levels, res.Facets.Missing["level"]),
 		facetOptions("room", "Room", res.Facets.Room, req.Rooms, res.Facets.Missing["room"]),
+		labelled(facetOptions("conference", "Conference", res.Facets.Conference, req.Conferences, res.Facets.Missing["conference"]), conferenceLabel(res.Facets.Conference)),
+		labelled(facetOptions("language", "Language", res.Facets.Language, req.Languages, res.Facets.Missing["language"]), nil),
 	}
 	v.Chips = chips(req)
 	if len(v.Chips) > 0 {
@@ -158,6 +169,7 @@ func (s *server) searchView(req search.Request, pageNum int, res *search.Result)
 	}
 	v.Synonyms = res.Synonyms
 	v.FirstPageURL = searchURL(req, 1)
+	v.CalendarURL = "/search.ics" + template.URL(strings.TrimPrefix(string(v.FirstPageURL), "/"))
 	v.Pages, v.PrevURL, v.NextURL = s.pagination(req, pageNum, res.Total)
 	v.Summary = summary(req, res.Total, v.From, v.To, len(v.Pages) > 0)
 	return v
@@ -217,7 +229,7 @@ func (s *server) hitView(h search.Hit) hitView {
 // the URL names it in any case. A selected value the result no longer counts
 // is kept (with 0), so it can still be unticked.
 func facetOptions(name, label string, values []search.FacetValue, selected []string, missing int) facetGroup {
-	g := facetGroup{Name: name, Label: label, Missing: missing}
+	g := facetGroup{Name: name, Label: label, Missing: missing, MissingText: "with no " + name}
 	for _, fv := range values {
 		checked := fv.Selected || slices.ContainsFunc(selected, func(sel string) bool { return strings.EqualFold(sel, fv.Value) })
 		g.Options = append(g.Options, facetOption{Value: fv.Value, Count: fv.Count, Checked: checked})
@@ -243,6 +255,33 @@ func chips(req search.Request) []chip {
 	add("Track", req.Tracks, func(r *search.Request, rest []string) { r.Tracks = rest })
 	add("Level", req.Levels, func(r *search.Request, rest []string) { r.Levels = rest })
 	add("Room", req.Rooms, func(r *search.Request, rest []string) { r.Rooms = rest })
+	add("Day", req.Days, func(r *search.Request, rest []string) { r.Days = rest })
+	add("Session type", req.Kinds, func(r *search.Request, rest []string) { r.Kinds = rest })
+	add("Conference", req.Conferences, func(r *search.Request, rest []string) { r.Conferences = rest })
+	add("Language", req.Languages, func(r *search.Request, rest []string) { r.Languages = rest })
+	for i := range out {
+		switch out[i].Label {
+		case "Day":
+			out[i].Value = dayLabel(out[i].Value)
+		case "Session type":
+			out[i].Value = kindName(out[i].Value)
+		}
+	}
+	if req.Scheduled {
+		r := req
+		r.Scheduled = false
+		out = append(out, chip{Label: "Only", Value: "on the schedule", RemoveURL: searchURL(r, 1)})
+	}
+	if req.After != "" {
+		r := req
+		r.After = ""
+		out = append(out, chip{Label: "Starts after", Value: req.After, RemoveURL: searchURL(r, 1)})
+	}
+	if req.Before != "" {
+		r := req
+		r.Before = ""
+		out = append(out, chip{Label: "Starts before", Value: req.Before, RemoveURL: searchURL(r, 1)})
+	}
 	return out
 }
 
@@ -277,7 +316,10 @@ func (s *server) pagination(req search.Request, current int, total uint64) (link
 // talkPage is the view of GET /talks/:id.
 type talkPage struct {
 	page
-	Talk       *search.TalkDetail
+	Talk     *search.TalkDetail
+	Speakers []speakerLink
+	// Calendar is the talk's .ics, for scheduled talks.
+	Calendar   string
 	When       string
 	Kind       string
 	Paragraphs [][]string
@@ -299,6 +341,11 @@ func (s *server) talkPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	// Talk ids never hold a dot: ID.ics is the talk's calendar file.
+	if cal, ok := strings.CutSuffix(id, ".ics"); ok {
+		s.talkCalendar(c, cal)
+		return
+	}
 	s.answerGzip(c, "talk "+id, typeHTML, func(ctx context.Context) ([]byte, int, error) {
 		t, err := s.s.Talk(ctx, id)
 		if errors.Is(err, search.ErrNotFound) {
@@ -313,12 +360,18 @@ func (s *server) talkPage(c *gin.Context) {
 }
 
 func (s *server) talkView(t *search.TalkDetail) talkPage {
+	p := s.newPage(t.Title)
+	p.OGTitle, p.OGDescription = t.Title, ogDescription(t)
 	v := talkPage{
-		page:       s.newPage(t.Title),
+		page:       p,
 		Talk:       t,
+		Speakers:   speakerLinks(t.Speakers),
 		When:       formatWhen(t.Start, t.End, s.opts.Location),
 		Kind:       kindLabel(t.Kind),
 		Paragraphs: paragraphs(t.Abstract),
+	}
+	if t.Start != nil {
+		v.Calendar = "/talks/" + t.ID + ".ics"
 	}
 	for _, r := range t.Related {
 		v.Related = append(v.Related, relatedView{

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/talksearch/talksearch/search"
@@ -28,10 +29,14 @@ func (s *server) parseSearch(v url.Values, paged bool) (r search.Request, page i
 	for _, f := range []struct {
 		name string
 		dst  *[]string
-	}{{"track", &r.Tracks}, {"level", &r.Levels}, {"room", &r.Rooms}} {
+	}{{"track", &r.Tracks}, {"level", &r.Levels}, {"room", &r.Rooms},
+		{"day", &r.Days}, {"kind", &r.Kinds}, {"conference", &r.Conferences}, {"language", &r.Languages}} {
 		if *f.dst, err = s.filterValues(f.name, v[f.name]); err != nil {
 			return r, 0, err
 		}
+	}
+	if err := parseWhen(v, &r); err != nil {
+		return r, 0, err
 	}
 	switch sort := v.Get("sort"); sort {
 	case "", search.SortRelevance, search.SortTime:
@@ -135,6 +140,23 @@ func searchURL(r search.Request, page int) template.URL {
 	for _, m := range r.Rooms {
 		add("room", m)
 	}
+	for _, f := range []struct {
+		name string
+		vals []string
+	}{{"day", r.Days}, {"kind", r.Kinds}, {"conference", r.Conferences}, {"language", r.Languages}} {
+		for _, v := range f.vals {
+			add(f.name, v)
+		}
+	}
+	if r.Scheduled {
+		add("scheduled", "true")
+	}
+	if r.After != "" {
+		add("after", r.After)
+	}
+	if r.Before != "" {
+		add("before", r.Before)
+	}
 	if r.Sort != "" && r.Sort != search.SortRelevance {
 		add("sort", r.Sort)
 	}
@@ -157,4 +179,32 @@ func formatMin(min float64) string {
 // holds everything a page depends on, and the API's limit and offset.
 func searchKey(r search.Request, page int) string {
 	return string(searchURL(r, page)) + " limit=" + strconv.Itoa(r.Limit) + " offset=" + strconv.Itoa(r.Offset)
+}
+
+// parseWhen reads the search's conditions that are not facets: scheduled
+// (a checkbox: "true", or "on" as a browser sends a box without a value)
+// and the start-time window after/before, as HH:MM, which is what an
+// <input type=time> sends.
+func parseWhen(v url.Values, r *search.Request) error {
+	switch sch := v.Get("scheduled"); sch {
+	case "", "false":
+	case "true", "on":
+		r.Scheduled = true
+	default:
+		return invalidf("scheduled must be true or false, not %.20q", sch)
+	}
+	for _, b := range []struct {
+		name string
+		dst  *string
+	}{{"after", &r.After}, {"before", &r.Before}} {
+		t := strings.TrimSpace(v.Get(b.name))
+		if t == "" {
+			continue
+		}
+		if _, err := time.Parse("15:04", t); err != nil || len(t) != 5 {
+			return invalidf("%s must be a time of day HH:MM (24-hour), not %.20q", b.name, t)
+		}
+		*b.dst = t
+	}
+	return nil
 }

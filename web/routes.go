@@ -25,11 +25,21 @@ func (s *server) routes(r *gin.Engine) {
 	get("/", s.searchPage)
 	get("/talks/:id", s.talkPage)
 	get("/overlaps", s.overlapsPage)
+	// The attendee's day (attendee.go, schedule.go, calendar.go);
+	// /talks/ID.ics is the talk route's.
+	get("/now", s.nowPage)
+	get("/schedule", s.schedulePage)
+	get("/agenda", s.agendaPage)
+	get("/agenda.ics", s.agendaCalendar)
+	get("/search.ics", s.searchCalendar)
+	get("/speakers/:slug", s.speakerPage)
 
 	// JSON API.
 	get("/api/search", s.apiSearch)
 	get("/api/talks/:id", s.apiTalk)
 	get("/api/overlaps", s.apiOverlaps)
+	get("/api/now", s.apiNow)
+	get("/api/agenda", s.apiAgenda)
 
 	get("/healthz", s.healthz)
 	r.POST("/admin/reload", s.adminReload)

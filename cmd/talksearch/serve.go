@@ -43,8 +43,10 @@ func newServeCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the search page and the JSON API",
-		Long: `Serve the search page, talk pages, the organizers' overlap page and the
-JSON API (/api/search, /api/talks/ID, /api/overlaps, /healthz).
+		Long: `Serve the search page, talk pages, the organizers' overlap page, the
+attendee's pages (/now, /schedule, /agenda, /speakers/NAME, calendar files) and
+the JSON API (/api/search, /api/talks/ID, /api/overlaps, /api/now, /api/agenda,
+/healthz).
 
 The server prints its URL on standard output once it listens, logs one JSON
 line per request on standard error, and on SIGINT or SIGTERM stops accepting

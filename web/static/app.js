@@ -51,6 +51,74 @@
     a.scrollIntoView({ block: 'nearest' });
   }
 
+  // The agenda: starred talk ids, kept in this browser (no account). The
+  // star buttons are hidden without the script; the agenda itself is a
+  // URL, /agenda?ids=…, that works without it.
+  var AGENDA_KEY = 'talksearch:agenda';
+  function starred() {
+    try {
+      var v = JSON.parse(localStorage.getItem(AGENDA_KEY) || '[]');
+      return Array.isArray(v) ? v.filter(function (id) { return typeof id === 'string' && id; }) : [];
+    } catch (err) { return []; }
+  }
+  function saveStarred(ids) {
+    try { localStorage.setItem(AGENDA_KEY, JSON.stringify(ids)); } catch (err) { /* storage off: stars last this page */ }
+  }
+  function agendaURL(ids) { return '/agenda' + (ids.length ? '?ids=' + ids.map(encodeURIComponent).join(',') : ''); }
+  function markStars(root) {
+    var ids = starred();
+    (root || doc).querySelectorAll('button.star').forEach(function (b) {
+      var on = ids.indexOf(b.dataset.star) >= 0;
+      b.hidden = false;
+      b.setAttribute('aria-pressed', on ? 'true' : 'false');
+      b.firstElementChild.textContent = on ? '★' : '☆';
+    });
+    var link = doc.getElementById('agenda-link');
+    if (link) {
+      link.href = agendaURL(ids);
+      link.textContent = ids.length ? 'Agenda (' + ids.length + ')' : 'Agenda';
+    }
+  }
+  function sameSet(a, b) {
+    return a.length === b.length && a.every(function (x) { return b.indexOf(x) >= 0; });
+  }
+  var agendaMain = doc.querySelector('main.agenda');
+  var pageIDs = agendaMain && agendaMain.dataset.ids ? agendaMain.dataset.ids.split(',') : [];
+  if (agendaMain && !location.search && !pageIDs.length && starred().length) {
+    // /agenda alone: the agenda kept in this browser.
+    location.replace(agendaURL(starred()));
+    return;
+  }
+  doc.addEventListener('click', function (e) {
+    var b = e.target.closest && e.target.closest('button.star');
+    if (!b) return;
+    e.preventDefault();
+    var ids = starred();
+    var mine = agendaMain && sameSet(ids, pageIDs);
+    var i = ids.indexOf(b.dataset.star);
+    if (i >= 0) ids.splice(i, 1); else ids.push(b.dataset.star);
+    saveStarred(ids);
+    markStars();
+    // On one's own agenda page, the page follows the stars.
+    if (mine) location.replace(agendaURL(ids));
+  });
+  markStars();
+  if (agendaMain && pageIDs.length && !sameSet(starred(), pageIDs)) {
+    // Someone else's agenda (a shared link): offer to keep its talks.
+    var keep = doc.createElement('button');
+    keep.type = 'button';
+    keep.className = 'keep';
+    keep.textContent = 'Star all of these talks';
+    keep.addEventListener('click', function () {
+      var ids = starred();
+      pageIDs.forEach(function (id) { if (ids.indexOf(id) < 0) ids.push(id); });
+      saveStarred(ids);
+      location.replace(agendaURL(ids));
+    });
+    var tools = agendaMain.querySelector('.agenda-tools');
+    if (tools) tools.appendChild(keep);
+  }
+
   // Talk page: "← Search" goes back to the very search the reader came from.
   var back = doc.getElementById('back');
   if (back && doc.referrer) {
@@ -89,10 +157,14 @@
     var parts = [];
     var q = input.value.trim();
     if (q) parts.push('q=' + esc(q));
-    ['track', 'level', 'room'].forEach(function (name) {
+    ['track', 'level', 'room', 'day', 'kind', 'conference', 'language', 'scheduled'].forEach(function (name) {
       live.querySelectorAll('input[type=checkbox]').forEach(function (el) {
         if (el.name === name && el.checked) parts.push(name + '=' + esc(el.value));
       });
+    });
+    ['after', 'before'].forEach(function (name) {
+      var el = live.querySelector('input[name=' + name + ']');
+      if (el && el.value) parts.push(name + '=' + esc(el.value));
     });
     var sort = live.querySelector('select[name=sort]');
     if (sort && sort.value !== 'relevance') parts.push('sort=' + esc(sort.value));
@@ -145,6 +217,7 @@
     var det = live.querySelector('details.filters');
     var open = det ? det.open : true;
     live.innerHTML = html;
+    markStars(live);
     det = live.querySelector('details.filters');
     if (det) det.open = open;
     if (keep) {
@@ -188,9 +261,17 @@
 
   form.addEventListener('change', function (e) {
     if (e.target === input) return;
+    // A time box changes with every digit typed: it applies on Enter (the
+    // form's submit) or when focus leaves it, so a swap never cuts typing.
+    if (e.target.type === 'time' && doc.activeElement === e.target) return;
     clearTimeout(timer);
     typing = false;
     load(formURL(), 'push');
+  });
+  live.addEventListener('focusout', function (e) {
+    if (e.target.type !== 'time') return;
+    var url = formURL();
+    if (url !== location.pathname + location.search) load(url, 'push');
   });
 
   // Chips, "clear all", "did you mean" and pagination are links to other

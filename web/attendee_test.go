@@ -1,0 +1,304 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-ical"
+	"github.com/google/go-cmp/cmp"
+	"github.com/rs/zerolog"
+
+	"github.com/talksearch/talksearch/search"
+)
+
+// fixedNow is the clock of the attendee tests: 10:42 CEST on the fake
+// talks' day, while the Monarch talk (10:35–10:45, Master Stage) and the
+// Torchstore workshop (10:40–11:05, Room 2) both run.
+var fixedNow = time.Date(2026, 4, 8, 8, 42, 0, 0, time.UTC)
+
+func newAttendeeHandler(t *testing.T) (http.Handler, *fakeSearcher) {
+	t.Helper()
+	f := &fakeSearcher{}
+	h, err := NewHandler(f, zerolog.Nop(), Options{Now: func() time.Time { return fixedNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, f
+}
+
+func TestAttendeeStatuses(t *testing.T) {
+	h, _ := newAttendeeHandler(t)
+	var many []string
+	for i := range 201 {
+		many = append(many, fmt.Sprintf("talk-%d", i))
+	}
+	ids201 := strings.Join(many, ",")
+	const (
+		html = "text/html; charset=utf-8"
+		js   = "application/json; charset=utf-8"
+		cal  = "text/calendar; charset=utf-8"
+	)
+	tests := []struct {
+		name, target string
+		status       int
+		contentType  string
+		has, hasNot  []string
+	}{
+		{"now page, server clock", "/now", 200, html, []string{`<h2 id="now-h">On now <span class="at-time">Wed 8 Apr, 10:42</span></h2>`, `href="/talks/torchstore-3c4d"`, `value="2026-04-08T10:42"`}, nil},
+		{"now page at a time", "/now?at=2026-04-08T10:30:00%2B02:00", 200, html, []string{"Nothing is on at this time.", `<h2 id="next-h">Next, room by room</h2>`, `href="/talks/monarch-on-rocm-1a2b"`}, nil},
+		{"now page from the form", "/now?at=2026-04-08T12:00", 200, html, []string{"Wed 8 Apr, 12:00", "Nothing more is scheduled."}, nil},
+		{"now page bad at", "/now?at=tomorrow", 400, html, []string{htmlText(`at must be an RFC 3339 time such as 2026-04-08T14:00:00+02:00, not "tomorrow"`)}, nil},
+		{"api now bad at", "/api/now?at=2026-04-08", 400, js, []string{`{"error":"invalid request: at must be an RFC 3339 time such as 2026-04-08T14:00:00+02:00, not \"2026-04-08\""}`}, nil},
+		{"schedule", "/schedule", 200, html, []string{`<h1>Schedule · Wednesday 8 April</h1>`, `<th scope="col">Master Stage</th><th scope="col">Room 2</th>`, `id="now-row"`, `<td rowspan="2" class="cell running">`, `<span class="on-now">on now</span>`, `<a href="#now-row">Now: 10:42</a>`}, []string{"Float8 training"}},
+		{"schedule of a day without talks", "/schedule?day=2026-04-09", 200, html, []string{"No sessions are scheduled on this day."}, nil},
+		{"schedule bad day", "/schedule?day=2026-13-01", 400, html, []string{"day must be a date YYYY-MM-DD, not &#34;2026-13-01&#34;"}, nil},
+		{"schedule bad at", "/schedule?at=noon", 400, html, []string{"at must be an RFC 3339 time"}, nil},
+		{"empty agenda", "/agenda", 200, html, []string{"Your agenda is empty."}, []string{"More like my agenda"}},
+		{"agenda", "/agenda?ids=torchstore-3c4d,nope,monarch-on-rocm-1a2b,abstract-only-5e6f,nope", 200, html, []string{
+			`1 talk is not in the programme and was left out: <code>nope</code>`,
+			`<h2 id="overlap-h">Overlapping talks</h2>`,
+			`<a href="/talks/monarch-on-rocm-1a2b">Monarch on ROCm: &lt;1ms &amp; beyond</a> and <a href="/talks/torchstore-3c4d">Torchstore on Monarch actors</a> both run Wed 8 Apr, 10:40–10:45.`,
+			`<h2>Wednesday 8 April</h2>`, `<h2>Not on the schedule</h2>`,
+			`<a href="/agenda.ics?ids=monarch-on-rocm-1a2b,torchstore-3c4d,abstract-only-5e6f" download>`,
+			`data-ids="monarch-on-rocm-1a2b,torchstore-3c4d,abstract-only-5e6f"`,
+			`<h2 id="more-h">More like my agenda</h2>`, `No related talks.`,
+		}, nil},
+		{"agenda of too many", "/agenda?ids=" + ids201, 400, html, []string{"ids: 201 talks, an agenda holds at most 200"}, nil},
+		{"agenda id too long", "/agenda?ids=" + strings.Repeat("a", 201), 400, html, []string{"ids: a talk id must be 1 to 200 bytes"}, nil},
+		{"api agenda of too many", "/api/agenda?ids=" + ids201, 400, js, []string{`{"error":"invalid request: ids: 201 talks, an agenda holds at most 200"}`}, nil},
+		{"agenda calendar of too many", "/agenda.ics?ids=" + ids201, 400, html, []string{"ids: 201 talks"}, nil},
+		{"talk calendar", "/talks/monarch-on-rocm-1a2b.ics", 200, cal, []string{"BEGIN:VCALENDAR", "UID:monarch-on-rocm-1a2b@talksearch", "DTSTART:20260408T083500Z"}, nil},
+		{"unscheduled talk has no calendar", "/talks/abstract-only-5e6f.ics", 404, html, []string{"is not on the schedule, so it has no calendar entry"}, nil},
+		{"unknown talk calendar", "/talks/nope.ics", 404, html, []string{"no talk has the id &#34;nope&#34;"}, nil},
+		{"search calendar bad sort", "/search.ics?sort=bogus", 400, html, []string{"sort must be"}, nil},
+		{"search calendar bad time", "/search.ics?after=2pm", 400, html, []string{"after must be a time of day HH:MM (24-hour), not &#34;2pm&#34;"}, nil},
+		{"speaker", "/speakers/ada-lovelace", 200, html, []string{"<h1>Ada Lovelace</h1>", `<p class="aff-list">AMD, Meta</p>`, `<h2 id="talks-h">Talks (2)</h2>`, `href="/talks/torchstore-3c4d"`, `href="/talks/monarch-on-rocm-1a2b"`}, nil},
+		{"unknown speaker", "/speakers/nobody-at-all", 404, html, []string{"no speaker is called &#34;nobody-at-all&#34;"}, nil},
+		{"speaker slug too long", "/speakers/" + strings.Repeat("a", 201), 400, html, []string{"speaker must be 1 to 200 bytes"}, nil},
+		{"speaker of a name without ASCII letters", "/speakers/" + speakerSlug("李明"), 404, html, []string{"no speaker is called &#34;speaker-"}, nil},
+		{"talk page links speakers, no provenance", "/talks/monarch-on-rocm-1a2b", 200, html, []string{
+			`<a class="speaker" href="/speakers/ada-lovelace" dir="auto">Ada Lovelace</a>`, `<a class="speaker" href="/speakers/alan-turing" dir="auto">Alan Turing</a>`,
+			`<meta property="og:title" content="Monarch on ROCm: &lt;1ms &amp; beyond">`,
+			`<meta property="og:description" content="Ada Lovelace, Alan Turing · PyTorch Monarch runs on AMD.">`,
+			`<a href="/talks/monarch-on-rocm-1a2b.ics" download>`,
+			`data-star="monarch-on-rocm-1a2b"`,
+		}, []string{"000_a.txt", "Found in"}},
+		{"talk page links the source", "/talks/torchstore-3c4d", 200, html, []string{`<a href="https://example.org/torchstore" rel="external">At the source</a>`}, nil},
+		{"api talk keeps provenance", "/api/talks/monarch-on-rocm-1a2b", 200, js, []string{`"sources":["000_a.txt","003_b.txt"]`}, nil},
+		{"organizers keep provenance", "/overlaps", 200, html, []string{"<code dir=\"auto\">001_c.txt</code>"}, nil},
+		{"search page links its calendar", "/?q=monarch&kind=talk&scheduled=true&after=14:00", 200, html, []string{
+			`href="/search.ics?q=monarch&amp;kind=talk&amp;scheduled=true&amp;after=14%3A00" download`,
+			`<input type="checkbox" name="scheduled" value="true" checked>`, `<input id="after" name="after" type="time" value="14:00">`,
+			`aria-label="Remove filter Only: on the schedule"`, `aria-label="Remove filter Starts after: 14:00"`, `aria-label="Remove filter Session type: Talk"`,
+		}, nil},
+		{"bad scheduled", "/api/search?scheduled=maybe", 400, js, []string{`{"error":"invalid request: scheduled must be true or false, not \"maybe\""}`}, nil},
+		{"bad after", "/api/search?after=25:00", 400, js, []string{`after must be a time of day HH:MM (24-hour), not \"25:00\"`}, nil},
+		{"bad before", "/?before=9:00", 400, html, []string{`before must be a time of day HH:MM (24-hour), not &#34;9:00&#34;`}, nil},
+		{"nav on every page", "/", 200, html, []string{`<li><a href="/now">Now</a></li>`, `<li><a href="/schedule">Schedule</a></li>`, `<li><a href="/agenda" id="agenda-link">Agenda</a></li>`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := get(t, h, "http://example.com"+tt.target)
+			if rec.Code != tt.status {
+				t.Errorf("status = %d, want %d; body:\n%.800s", rec.Code, tt.status, rec.Body.String())
+			}
+			if got := rec.Header().Get("Content-Type"); got != tt.contentType {
+				t.Errorf("Content-Type = %q, want %q", got, tt.contentType)
+			}
+			checkBody(t, rec.Body.String(), tt.has, tt.hasNot)
+		})
+	}
+}
+
+func TestAPINow(t *testing.T) {
+	h, _ := newAttendeeHandler(t)
+	tests := []struct {
+		target    string
+		at        string
+		now, next []string
+	}{
+		{"/api/now", "2026-04-08T10:42:00+02:00", []string{"monarch-on-rocm-1a2b", "torchstore-3c4d"}, []string{}},
+		{"/api/now?at=2026-04-08T10:30:00%2B02:00", "2026-04-08T10:30:00+02:00", []string{}, []string{"monarch-on-rocm-1a2b", "torchstore-3c4d"}},
+		// An unescaped "+" arrives as a space.
+		{"/api/now?at=2026-04-08T10:36:00+02:00", "2026-04-08T10:36:00+02:00", []string{"monarch-on-rocm-1a2b"}, []string{"torchstore-3c4d"}},
+		{"/api/now?at=2026-04-08T08:45:00Z", "2026-04-08T10:45:00+02:00", []string{"torchstore-3c4d"}, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			rec := get(t, h, tt.target)
+			if rec.Code != 200 {
+				t.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+			var got struct {
+				At   string `json:"at"`
+				Now  []struct{ ID, Path, Start string }
+				Next []struct{ ID string }
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			now, next := []string{}, []string{}
+			for _, x := range got.Now {
+				now = append(now, x.ID)
+				if x.Path != "/talks/"+x.ID {
+					t.Errorf("path %q", x.Path)
+				}
+			}
+			for _, x := range got.Next {
+				next = append(next, x.ID)
+			}
+			if got.At != tt.at || !cmp.Equal(now, tt.now) || !cmp.Equal(next, tt.next) {
+				t.Errorf("at %s now %v next %v; want at %s now %v next %v", got.At, now, next, tt.at, tt.now, tt.next)
+			}
+		})
+	}
+}
+
+func TestAPIAgenda(t *testing.T) {
+	h, _ := newAttendeeHandler(t)
+	rec := get(t, h, "/api/agenda?ids=torchstore-3c4d,nope&ids=monarch-on-rocm-1a2b")
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	var got struct {
+		Talks []struct {
+			ID    string `json:"id"`
+			Start string `json:"start"`
+		} `json:"talks"`
+		Unknown  []string    `json:"unknown"`
+		Overlaps [][2]string `json:"overlaps"`
+		Related  []struct {
+			ID string `json:"id"`
+		} `json:"related"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	// In schedule order, times as the data gives them.
+	want := []struct{ ID, Start string }{{"monarch-on-rocm-1a2b", "2026-04-08T08:35:00Z"}, {"torchstore-3c4d", "2026-04-08T08:40:00Z"}}
+	if len(got.Talks) != 2 || got.Talks[0].ID != want[0].ID || got.Talks[0].Start != want[0].Start || got.Talks[1].ID != want[1].ID {
+		t.Errorf("talks %+v, want %+v", got.Talks, want)
+	}
+	if !cmp.Equal(got.Unknown, []string{"nope"}) {
+		t.Errorf("unknown %v", got.Unknown)
+	}
+	if !cmp.Equal(got.Overlaps, [][2]string{{"monarch-on-rocm-1a2b", "torchstore-3c4d"}}) {
+		t.Errorf("overlaps %v", got.Overlaps)
+	}
+	if len(got.Related) != 1 || got.Related[0].ID != "abstract-only-5e6f" {
+		t.Errorf("related %+v, want the unscheduled talk only (the other is in the agenda)", got.Related)
+	}
+	rec = get(t, h, "/api/agenda")
+	if body := rec.Body.String(); rec.Code != 200 || body != `{"talks":[],"unknown":[],"overlaps":[],"related":[]}` {
+		t.Errorf("empty agenda: %d %s", rec.Code, body)
+	}
+}
+
+// parseCalendar reads a calendar file with a second library (go-ical), as
+// a calendar program would.
+func parseCalendar(t *testing.T, body string) []ical.Event {
+	t.Helper()
+	cal, err := ical.NewDecoder(strings.NewReader(body)).Decode()
+	if err != nil {
+		t.Fatalf("not a calendar: %v\n%s", err, body)
+	}
+	if v, _ := cal.Props.Text(ical.PropVersion); v != "2.0" {
+		t.Errorf("VERSION %q", v)
+	}
+	return cal.Events()
+}
+
+func TestAgendaCalendar(t *testing.T) {
+	h, _ := newAttendeeHandler(t)
+	rec := get(t, h, "http://talks.example.org/agenda.ics?ids=torchstore-3c4d,abstract-only-5e6f,nope,monarch-on-rocm-1a2b")
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != typeCalendar {
+		t.Fatalf("status %d, %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	if !strings.Contains(rec.Body.String(), "\r\n") {
+		t.Error("lines not ended by CRLF")
+	}
+	events := parseCalendar(t, rec.Body.String())
+	cest := time.FixedZone("CEST", 2*60*60)
+	type ev struct{ UID, Summary, Start, End, Location, URL, Stamp string }
+	var got []ev
+	for _, e := range events {
+		var x ev
+		x.UID, _ = e.Props.Text(ical.PropUID)
+		x.Summary, _ = e.Props.Text(ical.PropSummary)
+		x.Location, _ = e.Props.Text(ical.PropLocation)
+		if u, err := e.Props.URI(ical.PropURL); err == nil {
+			x.URL = u.String()
+		}
+		st, err := e.DateTimeStart(time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		en, err := e.DateTimeEnd(time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Start, x.End = st.In(cest).Format("2006-01-02 15:04"), en.In(cest).Format("15:04")
+		if stamp, err := e.Props.DateTime(ical.PropDateTimeStamp, time.UTC); err == nil {
+			x.Stamp = stamp.Format(time.RFC3339)
+		}
+		desc, _ := e.Props.Text(ical.PropDescription)
+		if x.UID == "monarch-on-rocm-1a2b@talksearch" && !strings.HasPrefix(desc, "Ada Lovelace (AMD), Alan Turing\n\nPyTorch Monarch runs on AMD.") {
+			t.Errorf("description %q", desc)
+		}
+		got = append(got, x)
+	}
+	want := []ev{
+		{"monarch-on-rocm-1a2b@talksearch", "Monarch on ROCm: <1ms & beyond", "2026-04-08 10:35", "10:45",
+			"Master Stage, PyTorch Conference Europe 2026", "http://talks.example.org/talks/monarch-on-rocm-1a2b", "2026-04-08T08:42:00Z"},
+		{"torchstore-3c4d@talksearch", "Torchstore on Monarch actors", "2026-04-08 10:40", "11:05",
+			"Room 2, PyTorch Conference Europe 2026", "https://example.org/torchstore", "2026-04-08T08:42:00Z"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestSearchCalendar(t *testing.T) {
+	h, f := newAttendeeHandler(t)
+	rec := get(t, h, "/search.ics?q=monarch&kind=talk&page=3")
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	// Every result, not one page: the fake's 45 hits come 100 at a time
+	// (it repeats its two talks; the calendar has each once).
+	events := parseCalendar(t, rec.Body.String())
+	if len(events) != 1 {
+		t.Errorf("%d events, want 1 (the other hit is not on the schedule)", len(events))
+	}
+	last := f.lastRequest()
+	if last.Query != "monarch" || last.Limit != search.MaxLimit || !cmp.Equal(last.Kinds, []string{"talk"}) {
+		t.Errorf("last request %+v", last)
+	}
+}
+
+func TestAttendeeParamsReachTheEngine(t *testing.T) {
+	h, f := newAttendeeHandler(t)
+	rec := get(t, h, "/api/search?day=2026-04-08&day=2026-04-09&kind=keynote&conference=a&conference=b&language=fr&scheduled=true&after=14:00&before=18:30")
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	want := search.Request{Days: []string{"2026-04-08", "2026-04-09"}, Kinds: []string{"keynote"}, Conferences: []string{"a", "b"},
+		Languages: []string{"fr"}, Scheduled: true, After: "14:00", Before: "18:30"}
+	if diff := cmp.Diff(want, f.lastRequest()); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+	// The permalink keeps them, in a fixed order; a checkbox's "on" is true.
+	req, _, err := (&server{opts: Options{}.withDefaults()}).parseSearch(map[string][]string{
+		"q": {"kv"}, "after": {"14:00"}, "scheduled": {"on"}, "kind": {"talk"}, "day": {"2026-04-08"}, "sort": {"time"},
+	}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(searchURL(req, 2)); got != "/?q=kv&day=2026-04-08&kind=talk&scheduled=true&after=14%3A00&sort=time&page=2" {
+		t.Errorf("permalink %s", got)
+	}
+}

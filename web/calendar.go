@@ -1,0 +1,200 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	ics "github.com/arran4/golang-ical"
+	"github.com/gin-gonic/gin"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search"
+)
+
+// Calendar files (RFC 5545), written by golang-ical. Times are in UTC (a
+// "Z" suffix), which every calendar shows in its reader's zone, so no
+// VTIMEZONE is needed; X-WR-TIMEZONE names the conference's zone where the
+// data gives it, for the readers that show the event's own time. A talk's
+// UID is its id "@talksearch": the same talk is the same event in
+// every file and across re-indexing, so importing twice updates instead of
+// duplicating, whatever host the file was fetched from.
+
+const typeCalendar = "text/calendar; charset=utf-8"
+
+// maxCalendarTalks bounds /search.ics: a browse of everything is a whole
+// conference, and search answers come MaxLimit at a time.
+const maxCalendarTalks = 1000
+
+// calendarStamp is DTSTAMP: when the file was made. Answers are kept per
+// generation, so one generation's files share it.
+func (s *server) calendarStamp() time.Time { return s.opts.Now().UTC().Truncate(time.Second) }
+
+// writeCalendar is the calendar of talks (those not on the schedule are
+// left out: an event needs a time). base is the site's URL for talks that
+// have no page at their source.
+func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []byte {
+	cal := ics.NewCalendarFor("talksearch")
+	cal.SetMethod(ics.MethodPublish)
+	cal.SetXWRCalName(name)
+	zones := map[string]bool{}
+	stamp := s.calendarStamp()
+	for _, t := range talks {
+		if t.Start == nil {
+			continue
+		}
+		if t.TimeZone != "" {
+			zones[t.TimeZone] = true
+		}
+		e := cal.AddEvent(t.ID + "@talksearch")
+		e.SetDtStampTime(stamp)
+		e.SetStartAt(*t.Start)
+		if t.End != nil {
+			e.SetEndAt(*t.End)
+		}
+		e.SetSummary(t.Title)
+		if loc := eventLocation(t); loc != "" {
+			e.SetLocation(loc)
+		}
+		e.SetDescription(eventDescription(t))
+		link := t.URL
+		if link == "" {
+			link = base + "/talks/" + t.ID
+		}
+		e.SetURL(link)
+		if t.Track != "" {
+			e.AddCategory(t.Track)
+		}
+	}
+	if len(zones) == 1 {
+		for z := range zones {
+			cal.SetXWRTimezone(z)
+		}
+	}
+	// RFC 5545 ends lines with CRLF; the library's default is LF.
+	return []byte(cal.Serialize(ics.WithNewLineWindows))
+}
+
+func eventLocation(t *index.Talk) string {
+	parts := []string{}
+	for _, p := range []string{t.Room, t.Conference.Name} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// eventDescription is the speakers, then the abstract.
+func eventDescription(t *index.Talk) string {
+	var b strings.Builder
+	for i, sp := range t.Speakers {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(sp.Name)
+		if sp.Affiliation != "" {
+			b.WriteString(" (" + sp.Affiliation + ")")
+		}
+	}
+	if t.Abstract != "" {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(t.Abstract)
+	}
+	return b.String()
+}
+
+// siteBase is the site's URL as the client reached it, for the links in
+// calendar files, which are read outside the site.
+func siteBase(c *gin.Context) string {
+	scheme := "http"
+	if c.Request.TLS != nil || c.GetHeader("X-Forwarded-Proto") == "https" {
+		scheme = "https"
+	}
+	host := c.Request.Host
+	if host == "" || strings.ContainsAny(host, " /\\") {
+		host = "localhost"
+	}
+	return scheme + "://" + host
+}
+
+// answerCalendar writes a calendar made by build, kept like any answer;
+// its key names the site's URL too, which the file's links carry.
+func (s *server) answerCalendar(c *gin.Context, key, filename string, build func(ctx context.Context, base string) ([]byte, int, error)) {
+	base := siteBase(c)
+	c.Header("Content-Disposition", fmt.Sprintf("inline; filename=%q", filename))
+	s.answerGzip(c, key+" "+base, typeCalendar, func(ctx context.Context) ([]byte, int, error) {
+		return build(ctx, base)
+	})
+}
+
+// talkCalendar answers /talks/ID.ics.
+func (s *server) talkCalendar(c *gin.Context, id string) {
+	t, ok := s.catalogNow().byID[id]
+	if !ok {
+		s.fail(c, fmt.Errorf("%w: no talk has the id %q", search.ErrNotFound, id))
+		return
+	}
+	if t.Start == nil {
+		s.fail(c, fmt.Errorf("%w: the talk %q is not on the schedule, so it has no calendar entry", search.ErrNotFound, id))
+		return
+	}
+	s.answerCalendar(c, "ics talk "+id, id+".ics", func(ctx context.Context, base string) ([]byte, int, error) {
+		return s.writeCalendar(t.Title, []*index.Talk{t}, base), 1, nil
+	})
+}
+
+// agendaCalendar answers /agenda.ics?ids=…; unknown ids are left out (the
+// agenda page reports them).
+func (s *server) agendaCalendar(c *gin.Context) {
+	ids, err := parseIDs(c.Request.URL.Query())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.answerCalendar(c, "ics agenda "+agendaQuery(ids), "agenda.ics", func(ctx context.Context, base string) ([]byte, int, error) {
+		a := s.catalogNow().agenda(ids)
+		return s.writeCalendar("My agenda", a.talks, base), len(a.talks), nil
+	})
+}
+
+// searchCalendar answers /search.ics?<a search>: every talk the search
+// finds (not only one page), up to maxCalendarTalks, in the search's order.
+func (s *server) searchCalendar(c *gin.Context) {
+	req, _, err := s.parseSearch(c.Request.URL.Query(), false)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	req.Limit, req.Offset = search.MaxLimit, 0
+	s.answerCalendar(c, "ics "+searchKey(req, 0), "search.ics", func(ctx context.Context, base string) ([]byte, int, error) {
+		cat := s.catalogNow()
+		var talks []*index.Talk
+		seen := map[string]bool{}
+		for req.Offset < maxCalendarTalks {
+			res, err := s.s.Search(ctx, req)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, h := range res.Hits {
+				// A re-index between two pages may repeat a talk.
+				if t, ok := cat.byID[h.ID]; ok && !seen[h.ID] {
+					seen[h.ID] = true
+					talks = append(talks, t)
+				}
+			}
+			req.Offset += len(res.Hits)
+			if len(res.Hits) == 0 || uint64(req.Offset) >= res.Total {
+				break
+			}
+		}
+		name := "Talks"
+		if req.Query != "" {
+			name = "Talks for " + req.Query
+		}
+		return s.writeCalendar(name, talks, base), len(talks), nil
+	})
+}

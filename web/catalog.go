@@ -1,0 +1,137 @@
+package web
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
+)
+
+// catalog is every talk of one generation, indexed for the attendee views
+// (schedule, now and next, agendas, calendars, speakers), which look talks
+// up by id, day and speaker rather than search them. It is built once per
+// generation from Searcher.Talks and shared read-only.
+type catalog struct {
+	gen   uint64
+	talks []index.Talk // schedule order
+	byID  map[string]*index.Talk
+	// days are the dates with talks, in order, in each talk's own zone.
+	days     []string
+	speakers map[string]*speakerEntry // slug → speaker
+}
+
+// speakerEntry is one person of the speaker pages: the speakers of every
+// talk whose names have the same slug are taken to be one person, across
+// conferences (the sources share no person ids).
+type speakerEntry struct {
+	Slug         string
+	Name         string
+	Affiliations []string
+	Talks        []*index.Talk // schedule order
+}
+
+// catalogNow returns the catalog of the generation being served.
+func (s *server) catalogNow() *catalog {
+	gen := s.s.Generation()
+	if c := s.catalog.Load(); c != nil && c.gen == gen {
+		return c
+	}
+	s.catalogMu.Lock()
+	defer s.catalogMu.Unlock()
+	if c := s.catalog.Load(); c != nil && c.gen == gen {
+		return c
+	}
+	c := newCatalog(gen, s.s.Talks())
+	s.catalog.Store(c)
+	return c
+}
+
+func newCatalog(gen uint64, talks []index.Talk) *catalog {
+	c := &catalog{gen: gen, talks: talks, byID: make(map[string]*index.Talk, len(talks)), speakers: map[string]*speakerEntry{}}
+	days := map[string]bool{}
+	for i := range talks {
+		t := &talks[i]
+		c.byID[t.ID] = t
+		if d := t.Day(); d != "" && !days[d] {
+			days[d] = true
+			c.days = append(c.days, d)
+		}
+		for _, sp := range t.Speakers {
+			slug := speakerSlug(sp.Name)
+			e, ok := c.speakers[slug]
+			if !ok {
+				e = &speakerEntry{Slug: slug, Name: sp.Name}
+				c.speakers[slug] = e
+			}
+			if sp.Affiliation != "" && !containsFold(e.Affiliations, sp.Affiliation) {
+				e.Affiliations = append(e.Affiliations, sp.Affiliation)
+			}
+			if len(e.Talks) == 0 || e.Talks[len(e.Talks)-1] != t {
+				e.Talks = append(e.Talks, t)
+			}
+		}
+	}
+	sort.Strings(c.days)
+	return c
+}
+
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// speakerSlug is the path of a speaker's page: the slug of the name, or
+// for a name with no ASCII letters a short hash of it.
+func speakerSlug(name string) string {
+	if s := ingest.Slug(name); s != "" {
+		return s
+	}
+	sum := sha1.Sum([]byte(strings.ToLower(strings.TrimSpace(name))))
+	return "speaker-" + hex.EncodeToString(sum[:])[:6]
+}
+
+// running says whether t is on at instant at: started, not yet ended.
+func running(t *index.Talk, at time.Time) bool {
+	return t.Start != nil && t.End != nil && !t.Start.After(at) && t.End.After(at)
+}
+
+// nowAndNext are the talks on at instant at, and the next talks to start
+// in every room: those starting first after at (talks without a room count
+// as one room), in schedule order.
+func (c *catalog) nowAndNext(at time.Time) (now, next []*index.Talk) {
+	nextAt := map[string]time.Time{}
+	for i := range c.talks {
+		t := &c.talks[i]
+		if t.Start == nil {
+			continue
+		}
+		if running(t, at) {
+			now = append(now, t)
+		}
+		if n, ok := nextAt[t.Room]; t.Start.After(at) && (!ok || t.Start.Before(n)) {
+			nextAt[t.Room] = *t.Start
+		}
+	}
+	for i := range c.talks {
+		t := &c.talks[i]
+		if n, ok := nextAt[t.Room]; ok && t.Start != nil && t.Start.Equal(n) {
+			next = append(next, t)
+		}
+	}
+	return now, next
+}
+
+// overlapping says whether both talks are scheduled and their times meet:
+// one attendee cannot be at both.
+func overlapping(a, b *index.Talk) bool {
+	return a.Start != nil && a.End != nil && b.Start != nil && b.End != nil &&
+		a.Start.Before(*b.End) && b.Start.Before(*a.End)
+}
