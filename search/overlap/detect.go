@@ -62,6 +62,10 @@ type detector struct {
 	shs    [][]uint64
 	shOnce []sync.Once
 	texts  []*talkText // filled in when a talk's first pair is explained
+	// spk are the talks' speakers (speakers.go), titleKeys their folded
+	// titles hashed (resubmissions.go).
+	spk       []speakerSet
+	titleKeys []uint64
 }
 
 // Detect finds the overlapping pairs, clusters and clashes among talks.
@@ -98,6 +102,12 @@ func Detect(talks []index.Talk, opts Options) *Report {
 		clashes = clashes[:maxPairs]
 	}
 	rep.Clashes = d.buildClashes(clashes)
+	rep.Conflicts = d.conflicts(rep.Clashes)
+	rep.Resubmissions, rep.MoreResubmissions = d.buildResubmissions(found.resubs, maxPairs)
+	rep.similar = &similarIndex{d: d, near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}
+	for k, t := range d.talks {
+		rep.similar.byID[t.ID] = k
+	}
 	return rep
 }
 
@@ -120,6 +130,11 @@ func newDetector(talks []index.Talk) *detector {
 	}
 	for _, v := range d.vecs {
 		weigh(v, d.voc, len(d.talks))
+	}
+	d.spk = make([]speakerSet, len(d.talks))
+	d.titleKeys = make([]uint64, len(d.talks))
+	for k, t := range d.talks {
+		d.spk[k], d.titleKeys[k] = newSpeakerSet(t), titleKey(t.Title)
 	}
 	d.texts = make([]*talkText, len(d.talks))
 	d.shs = make([][]uint64, len(d.talks))
@@ -146,7 +161,8 @@ func (d *detector) sameText(i, j int) bool {
 func (d *detector) pairs(minScore, clashMin float64, maxPairs int) *pairSet {
 	t := math.Min(minScore, clashMin)
 	newSet := func() *pairSet {
-		return &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks}
+		return &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks,
+			near: make([][]pairInfo, len(d.talks)), resub: d.isResubmission}
 	}
 	// Identical texts are paired from their keys: the term search leaves
 	// out the commonest terms at scale and could miss a pair made only of them.
@@ -204,6 +220,7 @@ func (d *detector) score(i, j int, cos, second float64) pairInfo {
 	if n := min(len(d.vecs[i].ids), len(d.vecs[j].ids)); n < minTerms {
 		p.score *= float64(n) / minTerms
 	}
+	d.speakerScore(&p)
 	return p
 }
 
@@ -228,9 +245,14 @@ type pairSet struct {
 	top                pairHeap // the best max pairs reaching minScore
 	count              int      // pairs reaching minScore
 	clashes            []pairInfo
+	// near and resubs are similar.go's and resubmissions.go's (see extra).
+	near   [][]pairInfo
+	resub  func(pairInfo) bool
+	resubs []pairInfo
 }
 
 func (s *pairSet) add(p pairInfo) {
+	s.extra(p)
 	if p.score >= s.clashMin && SlotsClash(s.talks[p.i], s.talks[p.j]) {
 		s.clashes = append(s.clashes, p)
 	}
@@ -256,6 +278,7 @@ func (s *pairSet) merge(o *pairSet) {
 	}
 	s.count += o.count
 	s.clashes = append(s.clashes, o.clashes...)
+	s.mergeExtra(o)
 }
 
 // finish sorts top and clashes best first.

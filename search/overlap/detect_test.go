@@ -343,7 +343,7 @@ func TestReportJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"pairs":[],"clusters":[],"clashes":[],"merged":[]}`
+	want := `{"pairs":[],"clusters":[],"clashes":[],"merged":[],"conflicts":[],"resubmissions":[]}`
 	if string(b) != want {
 		t.Errorf("empty report JSON %s, want %s", b, want)
 	}
