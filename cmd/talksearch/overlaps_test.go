@@ -38,7 +38,7 @@ func TestOverlapsText(t *testing.T) {
 	for _, want := range []string{
 		"9 talks from ../../search/overlap/testdata/submissions.jsonl: 4 pairs scoring 0.30 or more, in 2 clusters; 1 schedule clashes.",
 		" 1. RL, post-training, Monarch (3 talks)\n    - Scaling RL Post-Training With Monarch Actors  [s01]",
-		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    shared: RL, post-training, Monarch",
+		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    same speaker: Ada Lovelace\n    shared: RL, post-training, Monarch",
 		"    A> We show how [Monarch actors] and process meshes orchestrate an asynchronous [RL loop] from a single Python program.",
 		" 4. 0.390 topical\n    A: CUDA Graphs Without Tears  [s05]",
 		"Schedule clashes: similar talks at the same time in different rooms\n 1. 0.390  Wed Apr 8 14:15 – 14:30\n    Room A: CUDA Graphs Without Tears  [s05]\n    Room B: Less CPU Overhead With torch.compile's C++ Wrapper  [s06]",
@@ -54,14 +54,14 @@ func TestOverlapsBadRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "warning: ../../search/overlap/testdata/bad-rows.csv:3: abstract is empty\n") || strings.Count(stderr, "warning:") != 6 {
+	if !strings.Contains(stderr, "warning: ../../search/overlap/testdata/bad-rows.csv:3: skipped: abstract is empty\n") || strings.Count(stderr, "warning:") != 6 {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 	var rep overlap.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Skipped) != 6 || rep.Skipped[0] != (overlap.RowError{Line: 3, Reason: "abstract is empty"}) {
+	if len(rep.Skipped) != 6 || rep.Skipped[0] != (overlap.RowError{File: "bad-rows.csv", Line: 3, Action: overlap.ActionSkipped, Reason: "abstract is empty"}) {
 		t.Errorf("skipped %+v", rep.Skipped)
 	}
 }
