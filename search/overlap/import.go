@@ -107,9 +107,13 @@ type Importer struct {
 	zone  *time.Location
 	keep  func(index.Talk)
 	notes []RowError
-	// ids maps each id kept to where it was, and a hash of its text, so a
-	// repeated row is told from a clash of ids.
-	ids map[string]seenID
+	// ids maps the hash of each id kept to where it was and a hash of its
+	// text, so a repeated row is told from a clash of ids. Hashes, not the
+	// ids, keep a million rows in some 30 MiB; two ids of a million
+	// colliding (odds about 3e-8) would be reported as a reused id, never
+	// pass silently.
+	ids   map[uint64]seenID
+	files []string
 	// file and sum are the file being read.
 	file    string
 	sources []string
@@ -117,9 +121,15 @@ type Importer struct {
 }
 
 type seenID struct {
-	file string
-	line int
 	text uint64
+	line int32
+	file int32 // index into files
+}
+
+func hashString(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
 }
 
 // NewImporter returns an importer that hands each talk kept to keep, as
@@ -136,7 +146,7 @@ func NewImporter(opt ReadOptions, keep func(index.Talk)) *Importer {
 			panic(err) // time/tzdata is linked in: cannot happen
 		}
 	}
-	return &Importer{opt: opt, zone: zone, keep: keep, ids: map[string]seenID{}}
+	return &Importer{opt: opt, zone: zone, keep: keep, ids: map[uint64]seenID{}}
 }
 
 // Notes are the rows of every file read so far that were skipped, merged
@@ -178,6 +188,7 @@ func (in *Importer) Read(name string, r io.Reader) (Summary, error) {
 		br.Discard(3)
 	}
 	in.file = filepath.Base(name)
+	in.files = append(in.files, in.file)
 	in.sources = []string{in.file} // shared by the file's talks: nothing appends to it
 	sum := Summary{File: in.file, Format: f.Name, Zone: in.zone.String()}
 	in.sum = &sum
@@ -634,46 +645,45 @@ func (in *Importer) keepRow(line int, t index.Talk, naive bool) {
 	if len(t.Sources) == 0 {
 		t.Sources = in.sources
 	}
-	h := fnv.New64a()
-	h.Write([]byte(t.Title + "\x00" + t.Abstract))
-	text := h.Sum64()
+	text := hashString(t.Title + "\x00" + t.Abstract)
+	file := int32(len(in.files) - 1)
 	if t.ID == "" {
 		t.ID = ingest.TalkID(t.Title, ingest.AbstractIdentity(t.Title+"\n"+t.Abstract))
-		if first, taken := in.ids[t.ID]; taken {
+		if first, taken := in.ids[hashString(t.ID)]; taken {
 			// The same text twice without ids: keep both, they are the
 			// duplicate the organizers want to see. A row may already
 			// carry that id explicitly, so count on until one is free.
 			base := t.ID + "-l" + strconv.Itoa(line)
 			t.ID = base
 			for k := 2; ; k++ {
-				if _, taken := in.ids[t.ID]; !taken {
+				if _, taken := in.ids[hashString(t.ID)]; !taken {
 					break
 				}
 				t.ID = base + "-" + strconv.Itoa(k)
 			}
-			in.note(line, ActionRepaired, "same text as %s line %d without an id: given id %s", first.file, first.line, t.ID)
+			in.note(line, ActionRepaired, "same text as %s line %d without an id: given id %s", in.files[first.file], first.line, t.ID)
 		}
-	} else if first, taken := in.ids[t.ID]; taken {
+	} else if first, taken := in.ids[hashString(t.ID)]; taken {
 		switch {
-		case first.text == text && first.file == in.file:
+		case first.text == text && first.file == file:
 			in.note(line, ActionMerged, "id %q and text repeat line %d", t.ID, first.line)
 			return
-		case first.file == in.file:
+		case first.file == file:
 			in.note(line, ActionSkipped, "id %q is already used on line %d", t.ID, first.line)
 			return
 		default:
 			// Two files may number their submissions alike (two years'
 			// exports): qualify the later one.
 			qualified := strings.TrimSuffix(in.file, filepath.Ext(in.file)) + "/" + t.ID
-			if _, again := in.ids[qualified]; again {
-				in.note(line, ActionSkipped, "id %q is already used in %s line %d", t.ID, first.file, first.line)
+			if _, again := in.ids[hashString(qualified)]; again {
+				in.note(line, ActionSkipped, "id %q is already used in %s line %d", t.ID, in.files[first.file], first.line)
 				return
 			}
-			in.note(line, ActionRepaired, "id %q is already used in %s line %d: given id %s", t.ID, first.file, first.line, qualified)
+			in.note(line, ActionRepaired, "id %q is already used in %s line %d: given id %s", t.ID, in.files[first.file], first.line, qualified)
 			t.ID = qualified
 		}
 	}
-	in.ids[t.ID] = seenID{file: in.file, line: line, text: text}
+	in.ids[hashString(t.ID)] = seenID{text: text, line: int32(line), file: file}
 	in.sum.Kept++
 	if naive {
 		in.sum.NaiveTimes++
@@ -696,6 +706,9 @@ func parseTime(s string, zone *time.Location) (t *time.Time, naive bool, err err
 		return nil, false, nil
 	}
 	for _, layout := range zonedLayouts {
+		if !hasZone(s) {
+			break
+		}
 		if v, err := time.Parse(layout, s); err == nil {
 			v = v.In(zone)
 			return &v, false, nil
@@ -707,4 +720,13 @@ func parseTime(s string, zone *time.Location) (t *time.Time, naive bool, err err
 		}
 	}
 	return nil, false, fmt.Errorf("%q is not a time like 2026-04-08T10:05:00+02:00 or 2026-04-08 10:05", s)
+}
+
+// hasZone tells a time with an offset or Z from a naive one without
+// parsing it (failed parses allocate: a million rows have two times each).
+func hasZone(s string) bool {
+	if len(s) < 11 {
+		return false
+	}
+	return strings.ContainsAny(s[10:], "Z+-")
 }
