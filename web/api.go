@@ -126,6 +126,12 @@ func normalizeReport(r *overlap.Report) *overlap.Report {
 		out.Clusters[i] = cl
 	}
 	out.Clashes = nonNil(r.Clashes)
+	out.Conflicts = nonNil(r.Conflicts)
+	out.Resubmissions = make([]overlap.Resubmission, len(r.Resubmissions))
+	for i, rs := range r.Resubmissions {
+		rs.Evidence = nonNil(rs.Evidence)
+		out.Resubmissions[i] = rs
+	}
 	out.Merged = make([]overlap.Merged, len(r.Merged))
 	for i, m := range r.Merged {
 		m.Sources = nonNil(m.Sources)

@@ -434,7 +434,7 @@ func TestMissingTemplateFailsAtStart(t *testing.T) {
 	tmpl, _ := fs.Sub(assets, "templates")
 	static, _ := fs.Sub(assets, "static")
 	partial := fstest.MapFS{}
-	for _, name := range []string{"layout.html", "search.html", "overlaps.html", "error.html"} {
+	for _, name := range []string{"layout.html", "pair.html", "search.html", "overlaps.html", "overlap_talk.html", "error.html"} {
 		data, err := fs.ReadFile(tmpl, name)
 		if err != nil {
 			t.Fatal(err)

@@ -19,11 +19,15 @@ func (s *server) routes(r *gin.Engine) {
 	r.GET("/", s.searchPage)
 	r.GET("/talks/:id", s.talkPage)
 	r.GET("/overlaps", s.overlapsPage)
+	r.POST("/overlaps", s.overlapsUpload) // organizers.go: behind the reload token
+	r.GET("/overlaps/talks/:id", s.overlapTalkPage)
 
 	// JSON API.
 	r.GET("/api/search", s.apiSearch)
 	r.GET("/api/talks/:id", s.apiTalk)
 	r.GET("/api/overlaps", s.apiOverlaps)
+	r.GET("/api/overlaps.csv", s.apiOverlapsCSV)
+	r.GET("/api/overlaps/talks/:id", s.apiOverlapTalk)
 
 	r.GET("/healthz", s.healthz)
 	r.HEAD("/healthz", s.healthz) // monitors often probe with HEAD

@@ -87,7 +87,7 @@ func Detect(talks []index.Talk, opts Options) *Report {
 		maxPairs = DefaultMaxPairs
 	}
 	d := newDetector(talks)
-	found := d.pairs(minScore, clashMin, maxPairs)
+	found := d.pairs(minScore, clashMin, maxPairs, keepViews(opts))
 
 	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks)}
 	rep.More = found.count - len(found.top)
@@ -104,9 +104,11 @@ func Detect(talks []index.Talk, opts Options) *Report {
 	rep.Clashes = d.buildClashes(clashes)
 	rep.Conflicts = d.conflicts(rep.Clashes)
 	rep.Resubmissions, rep.MoreResubmissions = d.buildResubmissions(found.resubs, maxPairs)
-	rep.similar = &similarIndex{d: d, near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}
-	for k, t := range d.talks {
-		rep.similar.byID[t.ID] = k
+	if keepViews(opts) {
+		rep.similar = &similarIndex{d: d, near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}
+		for k, t := range d.talks {
+			rep.similar.byID[t.ID] = k
+		}
 	}
 	return rep
 }
@@ -158,11 +160,14 @@ func (d *detector) sameText(i, j int) bool {
 // pairs scores every pair that could reach minScore or clashMin, from the
 // term index search and the groups of identical texts, and keeps the best
 // maxPairs, the count of those reaching minScore, and the clashes.
-func (d *detector) pairs(minScore, clashMin float64, maxPairs int) *pairSet {
+func (d *detector) pairs(minScore, clashMin float64, maxPairs int, keep bool) *pairSet {
 	t := math.Min(minScore, clashMin)
 	newSet := func() *pairSet {
-		return &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks,
-			near: make([][]pairInfo, len(d.talks)), resub: d.isResubmission}
+		s := &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks, resub: d.isResubmission}
+		if keep {
+			s.near = make([][]pairInfo, len(d.talks))
+		}
+		return s
 	}
 	// Identical texts are paired from their keys: the term search leaves
 	// out the commonest terms at scale and could miss a pair made only of them.

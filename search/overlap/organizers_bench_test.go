@@ -28,7 +28,7 @@ func archiveShaped(n int) []index.Talk {
 }
 
 // peakHeap runs f and returns the most heap in use (live and not yet
-// collected) seen by a sampler every 5 ms, less the heap before, in MiB.
+// collected) seen by a sampler every 50 ms, less the heap before, in MiB.
 func peakHeap(f func()) float64 {
 	runtime.GC()
 	var before runtime.MemStats
@@ -36,7 +36,7 @@ func peakHeap(f func()) float64 {
 	done := make(chan struct{})
 	peak := make(chan uint64)
 	go func() {
-		tick := time.NewTicker(5 * time.Millisecond)
+		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
 		var m runtime.MemStats
 		var max uint64

@@ -21,6 +21,14 @@ type similarIndex struct {
 	done map[[2]int]Pair
 }
 
+// keepViews says whether a report keeps what Report.Talk needs (the
+// detector: some 20 MiB for the FOSDEM archive). Only the report at the
+// default thresholds does, so a server asked for many thresholds keeps one
+// detector per corpus, not one per threshold.
+func keepViews(opts Options) bool {
+	return (opts.Min <= 0 || opts.Min == DefaultMin) && (opts.ClashMin <= 0 || opts.ClashMin == DefaultClashMin)
+}
+
 // TalkOverlaps is one submission's organizer view: the submissions most
 // like it (any track, any conference) with the explanation pairs carry,
 // its other versions at other conferences, and its conflicts.
@@ -81,7 +89,8 @@ func (s *pairSet) mergeExtra(o *pairSet) {
 }
 
 // Talk is the organizer view of one talk of the report, false for an id
-// not in it (or a break, which is never compared).
+// not in it (or a break, which is never compared), and for every id of a
+// report at other than the default thresholds (see keepViews).
 func (r *Report) Talk(id string) (*TalkOverlaps, bool) {
 	if r.similar == nil {
 		return nil, false
