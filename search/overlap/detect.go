@@ -66,6 +66,7 @@ type detector struct {
 	// titles hashed (resubmissions.go).
 	spk       []speakerSet
 	titleKeys []uint64
+	generic   []bool // per term (generic.go)
 }
 
 // Detect finds the overlapping pairs, clusters and clashes among talks.
@@ -133,6 +134,7 @@ func newDetector(talks []index.Talk) *detector {
 	for _, v := range d.vecs {
 		weigh(v, d.voc, len(d.talks))
 	}
+	d.generic = d.genericTerms()
 	d.spk = make([]speakerSet, len(d.talks))
 	d.titleKeys = make([]uint64, len(d.talks))
 	for k, t := range d.talks {
@@ -225,6 +227,7 @@ func (d *detector) score(i, j int, cos, second float64) pairInfo {
 	if n := min(len(d.vecs[i].ids), len(d.vecs[j].ids)); n < minTerms {
 		p.score *= float64(n) / minTerms
 	}
+	d.genericScore(&p)
 	d.speakerScore(&p)
 	return p
 }
