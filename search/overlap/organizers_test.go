@@ -380,3 +380,26 @@ func TestPretalxFixture(t *testing.T) {
 	}
 	checkPretalxReport(t, Detect(imp.Talks, Options{}))
 }
+
+// Two FOSDEM years: the talks that come back are found, earlier year first,
+// with their evidence, and nothing else is.
+func TestFOSDEMResubmissions(t *testing.T) {
+	talks, _ := readFile(t, "testdata/fosdem-2024-2025.jsonl")
+	rep := Detect(talks, Options{})
+	type row struct{ Earlier, Later, Evidence string }
+	var got []row
+	for _, r := range rep.Resubmissions {
+		got = append(got, row{r.Earlier, r.Later, strings.Join(r.Evidence, ", ")})
+	}
+	want := []row{
+		{"fosdem-2024/1681", "fosdem-2025/5353", "same title, edited abstract, same speaker"}, // The state of Go
+		{"fosdem-2024/3590", "fosdem-2025/6318", "same title, edited abstract, same speaker"}, // GStreamer: State of the Union 2024 → 2025
+		{"fosdem-2024/2634", "fosdem-2025/6468", "new title, same speaker"},                   // Sega Dreamcast with GCC
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resubmissions (-want +got):\n%s", diff)
+	}
+	if v, ok := rep.Talk("fosdem-2025/5353"); !ok || len(v.Versions) != 1 || v.Versions[0].Earlier != "fosdem-2024/1681" {
+		t.Errorf("the 2025 state of Go lacks its earlier version: %+v", v)
+	}
+}

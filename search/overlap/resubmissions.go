@@ -2,8 +2,11 @@ package overlap
 
 import (
 	"hash/fnv"
+	"strings"
 	"sort"
 	"time"
+
+	"github.com/talksearch/talksearch/index/analysis"
 )
 
 // Resubmission is a talk of one conference that comes back at a later
@@ -53,14 +56,25 @@ func (d *detector) isResubmission(p pairInfo) bool {
 	return false
 }
 
+// titleKey is a title folded, without the years it names: "GStreamer:
+// State of the Union 2024" comes back as "… 2025", the same title.
 func titleKey(title string) uint64 {
-	n := normName(title)
-	if n == "" {
+	var words []string
+	for _, w := range analysis.MatchWords(title) {
+		if !isYear(w) {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
 		return 0
 	}
 	h := fnv.New64a()
-	h.Write([]byte(n))
+	h.Write([]byte(strings.Join(words, " ")))
 	return h.Sum64() | 1
+}
+
+func isYear(w string) bool {
+	return len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && analysis.IsNumber(w)
 }
 
 // buildResubmissions orders each pair by conference (the conference whose
