@@ -2,8 +2,8 @@ package overlap
 
 import (
 	"hash/fnv"
-	"strings"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/talksearch/talksearch/index/analysis"
