@@ -19,10 +19,11 @@ func newOverlapsCmd(g *globals) *cobra.Command {
 		from     []string
 		minScore float64
 		asJSON   bool
+		asCSV    bool
 		zoneName string
 	)
 	cmd := &cobra.Command{
-		Use:   "overlaps [--from FILE]... [--min SCORE] [--time-zone ZONE] [--json]",
+		Use:   "overlaps [--from FILE]... [--min SCORE] [--time-zone ZONE] [--json|--csv]",
 		Short: "Duplicate and overlapping submissions, resubmissions, and schedule conflicts",
 		Long: `Find the submissions that are the same talk twice (duplicate, near-duplicate,
 or a resubmission: a reworded text by the same speaker) or about the same
@@ -47,7 +48,8 @@ file's counts add up to its rows. Times without a zone are read in
 The command fails when a file cannot be read or no row of any file could be
 used.
 
---json prints the same document as GET /api/overlaps.`,
+--json prints the same document as GET /api/overlaps, --csv the same table as
+GET /api/overlaps.csv.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if minScore < 0 || minScore > 1 {
@@ -66,6 +68,9 @@ used.
 			if asJSON {
 				return writeJSON(g.stdout, rep)
 			}
+			if asCSV {
+				return rep.WriteCSV(g.stdout)
+			}
 			if minScore == 0 {
 				minScore = overlap.DefaultMin
 			}
@@ -77,6 +82,7 @@ used.
 	fl.StringArrayVar(&from, "from", nil, "CSV or JSON Lines file of submissions, repeatable (default: the seeds)")
 	fl.Float64Var(&minScore, "min", 0, fmt.Sprintf("lowest pair score to report, 0..1 (0 means %.2f)", overlap.DefaultMin))
 	fl.BoolVar(&asJSON, "json", false, "print the report as the API's JSON document")
+	fl.BoolVar(&asCSV, "csv", false, "print the report as CSV (GET /api/overlaps.csv): pairs, conflicts, resubmissions, noted rows")
 	fl.StringVar(&zoneName, "time-zone", overlap.DefaultZone, "IANA zone of times written without one in --from files")
 	return cmd
 }

@@ -104,6 +104,11 @@ func Detect(talks []index.Talk, opts Options) *Report {
 	}
 	rep.Clashes = d.buildClashes(clashes)
 	rep.Conflicts = d.conflicts(rep.Clashes)
+	if len(rep.Conflicts) > maxPairs {
+		// Speakers first: a person in two rooms is the conflict to keep.
+		rep.MoreConflicts = len(rep.Conflicts) - maxPairs
+		rep.Conflicts = rep.Conflicts[:maxPairs]
+	}
 	rep.Resubmissions, rep.MoreResubmissions = d.buildResubmissions(found.resubs, maxPairs)
 	if keepViews(opts) {
 		rep.similar = &similarIndex{d: d, near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}

@@ -66,6 +66,9 @@ type Report struct {
 	// Conflicts are the schedule's problems: a speaker in two overlapping
 	// slots, two talks of one track at once, similar talks in parallel.
 	Conflicts []Conflict `json:"conflicts"`
+	// MoreConflicts is how many conflicts MaxPairs left out (the last
+	// kinds: similar talks first, then tracks).
+	MoreConflicts int `json:"more_conflicts,omitempty"`
 	// Resubmissions are talks of one conference that come back at a later
 	// one (same or edited abstract, new title, same speaker), latest
 	// first; empty with one conference loaded.
