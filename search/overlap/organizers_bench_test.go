@@ -3,6 +3,7 @@ package overlap
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -126,3 +127,43 @@ func BenchmarkReadCSV1M(b *testing.B) {
 }
 
 var rowsCSV = 1_000_000
+
+// repeatReader yields n bytes of b, without holding them.
+type repeatReader struct {
+	b byte
+	n int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), r.n)
+	for i := range p[:k] {
+		p[i] = r.b
+	}
+	r.n -= k
+	return k, nil
+}
+
+// go test -run XXX -bench HugeLine -benchtime 1x ./search/overlap
+// A 17 MiB JSON line read from a stream (never in memory whole): the peak
+// heap stays near the 1 MiB row bound.
+func BenchmarkHugeLine(b *testing.B) {
+	var sum Summary
+	mib := peakHeap(func() {
+		for range b.N {
+			r := io.MultiReader(strings.NewReader(`{"id":"big","title":"Huge","abstract":"`), &repeatReader{'x', 17 << 20},
+				strings.NewReader("\"}\n"+`{"id":"c","title":"After","abstract":"The row after."}`+"\n"))
+			in := NewImporter(ReadOptions{}, func(index.Talk) {})
+			var err error
+			if sum, err = in.Read("big.jsonl", r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	if sum.Skipped != 1 || sum.Kept != 1 {
+		b.Fatalf("summary %+v", sum)
+	}
+	b.ReportMetric(mib, "peak-MiB")
+}
