@@ -111,7 +111,7 @@ func (up *upload) read(part *multipart.Part) error {
 func uploadReadError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return fmt.Errorf("%w: uploads are limited to %d MiB", errTooLarge, tooLarge.Limit>>20)
+		return fmt.Errorf("%w: uploads are limited to %s", errTooLarge, byteSize(tooLarge.Limit))
 	}
 	return invalidf("reading the upload: %v", err)
 }
@@ -357,4 +357,12 @@ type overlapTalkPage struct {
 	Similar   []pairView
 	Versions  []resubmissionView
 	Conflicts []conflictView
+}
+
+// byteSize is n for people: "8 MiB", or "1024 bytes" below a MiB.
+func byteSize(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -230,3 +230,17 @@ func TestOverlapsCSVAndTalkView(t *testing.T) {
 		t.Errorf("unknown talk: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// A body of unknown length is cut at the bound while it is read.
+func TestUploadTooLargeStreamed(t *testing.T) {
+	h := uploadHandler(t, Options{ReloadToken: testToken, MaxUploadBytes: 1024})
+	body, ct := uploadForm(t, map[string]string{"token": testToken}, map[string][]byte{"s.csv": fixture(t, "submissions.csv")})
+	req := httptest.NewRequest(http.MethodPost, "/overlaps", body)
+	req.Header.Set("Content-Type", ct)
+	req.ContentLength = -1
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 413 || !strings.Contains(rec.Body.String(), "request body too large: uploads are limited to 1024 bytes") {
+		t.Errorf("got %d %s", rec.Code, rec.Body)
+	}
+}

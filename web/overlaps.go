@@ -29,6 +29,7 @@ type overlapsPage struct {
 	// UploadEnabled shows the upload form (the server has a reload
 	// token); Formats lists what it reads.
 	UploadEnabled bool
+	MaxUpload     string
 	Formats       string
 	DefaultZone   string
 	// Uploaded marks the report of an upload: Files and Notes say what
@@ -111,6 +112,7 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 		Merged:     rep.Merged,
 
 		UploadEnabled: s.opts.ReloadToken != "",
+		MaxUpload:     byteSize(s.opts.MaxUploadBytes),
 		Formats:       strings.Join(overlap.Formats(), ", "),
 		DefaultZone:   overlap.DefaultZone,
 	}
