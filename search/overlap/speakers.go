@@ -133,6 +133,12 @@ func (d *detector) speakerScore(p *pairInfo) {
 		!sharesSpeaker(d.spk[p.i], d.spk[p.j]) {
 		return
 	}
+	// A text of a few words ("FOSDEM welcome and opening talk.") by the
+	// person who opens and closes every year says nothing of a proposal
+	// submitted again: only a long enough text is evidence.
+	if min(len(d.vecs[p.i].ids), len(d.vecs[p.j].ids)) < minTerms {
+		return
+	}
 	p.kind = KindResubmission
 	p.score = 1 - (1-p.cos)*(1-speakerEvidence)
 }
