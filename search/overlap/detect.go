@@ -111,7 +111,7 @@ func Detect(talks []index.Talk, opts Options) *Report {
 	}
 	rep.Resubmissions, rep.MoreResubmissions = d.buildResubmissions(found.resubs, maxPairs)
 	if keepViews(opts) {
-		rep.similar = &similarIndex{d: d, near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}
+		rep.similar = &similarIndex{d: keepDetector(d), near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}
 		for k, t := range d.talks {
 			rep.similar.byID[t.ID] = k
 		}
