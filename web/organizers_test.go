@@ -23,7 +23,7 @@ const testToken = "s3cret-token"
 
 // uploadForm is a multipart body with the fields and files given (name →
 // content), as the organizer page's form sends it.
-func uploadForm(t *testing.T, fields map[string]string, files map[string][]byte) (*bytes.Buffer, string) {
+func uploadForm(t testing.TB, fields map[string]string, files map[string][]byte) (*bytes.Buffer, string) {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -43,7 +43,7 @@ func uploadForm(t *testing.T, fields map[string]string, files map[string][]byte)
 	return &body, mw.FormDataContentType()
 }
 
-func postUpload(t *testing.T, h http.Handler, fields map[string]string, files map[string][]byte) *httptest.ResponseRecorder {
+func postUpload(t testing.TB, h http.Handler, fields map[string]string, files map[string][]byte) *httptest.ResponseRecorder {
 	t.Helper()
 	body, ct := uploadForm(t, fields, files)
 	req := httptest.NewRequest(http.MethodPost, "/overlaps", body)
@@ -53,7 +53,7 @@ func postUpload(t *testing.T, h http.Handler, fields map[string]string, files ma
 	return rec
 }
 
-func uploadHandler(t *testing.T, opts Options) http.Handler {
+func uploadHandler(t testing.TB, opts Options) http.Handler {
 	t.Helper()
 	h, err := NewHandler(&fakeSearcher{}, zerolog.Nop(), opts)
 	if err != nil {
@@ -243,4 +243,29 @@ func TestUploadTooLargeStreamed(t *testing.T) {
 	if rec.Code != 413 || !strings.Contains(rec.Body.String(), "request body too large: uploads are limited to 1024 bytes") {
 		t.Errorf("got %d %s", rec.Code, rec.Body)
 	}
+}
+
+// FuzzUploadPage uploads arbitrary CSV or JSON Lines whose every text
+// carries a tag: whatever the file, the answer is a page (200, 400 or 422)
+// in which the tag is escaped, never markup.
+func FuzzUploadPage(f *testing.F) {
+	f.Add("title,abstract,speakers\nMonarch <zz-fuzz>,Monarch actors <zz-fuzz>,Ada <zz-fuzz>\nMonarch <zz-fuzz>,Monarch actors <zz-fuzz>,Ada\n", "csv")
+	f.Add(`{"title":"<zz-fuzz>","abstract":"<zz-fuzz> a","speakers":[{"name":"<zz-fuzz>"}],"room":"<zz-fuzz>","start":"2026-04-08 10:00","end":"2026-04-08 11:00"}`+"\n", "jsonl")
+	f.Add("title,abstract\n\"<zz-fuzz>,x\n", "csv")
+	h := uploadHandler(f, Options{ReloadToken: testToken})
+	f.Fuzz(func(t *testing.T, data, ext string) {
+		if len(data) > 4096 || len(ext) > 8 {
+			return
+		}
+		data = strings.ReplaceAll(data, "zz", "<zz-fuzz>")
+		rec := postUpload(t, h, map[string]string{"token": testToken}, map[string][]byte{"f." + ext: []byte(data)})
+		switch rec.Code {
+		case 200, 400, 422:
+		default:
+			t.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+		if body := rec.Body.String(); strings.Contains(body, "<zz-fuzz>") {
+			t.Fatalf("unescaped upload text in the page")
+		}
+	})
 }
