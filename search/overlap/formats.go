@@ -58,6 +58,16 @@ var (
 // init registers the readers of index/ingest (pretalx, frab XML/JSON,
 // iCal). A format registered later is tried before the earlier ones of the
 // same extension, so a specific reader can take over a shared extension.
+// A reader returning talks plugs in with one call, e.g.
+//
+//	RegisterFormat(Format{Name: "pretalx", Exts: []string{".json"},
+//		Whole: func(name string, data []byte) ([]index.Talk, []RowError, error) {
+//			talks, warnings, err := ingest.ReadFile(name, data, ingest.Options{})
+//			return talks, rowErrors(warnings), err // Line, Msg → Line, Reason
+//		}})
+//
+// Its talks are then checked, counted and given unique ids like streamed
+// rows; the source's id (pretalx code) becomes the talk's id.
 func RegisterFormat(f Format) {
 	formatsMu.Lock()
 	defer formatsMu.Unlock()
