@@ -110,6 +110,13 @@ type OverlapsDoc struct {
 	MoreClashes int           `json:"more_clashes,omitempty"`
 	Merged      []MergedDoc   `json:"merged"`
 	Skipped     []RowErrorDoc `json:"skipped,omitempty"`
+	// Files, Conflicts and Resubmissions keep overlap's own field names
+	// (overlap.Summary, Conflict, Resubmission: plain records).
+	Files             []overlap.Summary      `json:"files,omitempty"`
+	Conflicts         []overlap.Conflict     `json:"conflicts"`
+	MoreConflicts     int                    `json:"more_conflicts,omitempty"`
+	Resubmissions     []overlap.Resubmission `json:"resubmissions"`
+	MoreResubmissions int                    `json:"more_resubmissions,omitempty"`
 }
 
 // PairDoc is two overlapping talks and why (overlap.Pair).
@@ -122,7 +129,17 @@ type PairDoc struct {
 	Passages    PassagesDoc `json:"passages"`
 	TitleA      string      `json:"title_a"`
 	TitleB      string      `json:"title_b"`
-	Resemblance float64     `json:"resemblance"`
+	// SharedSpeakers: with similar texts, the evidence of a resubmission.
+	SharedSpeakers []string   `json:"shared_speakers,omitempty"`
+	SpeakersA      []string   `json:"speakers_a,omitempty"`
+	SpeakersB      []string   `json:"speakers_b,omitempty"`
+	RoomA          string     `json:"room_a,omitempty"`
+	RoomB          string     `json:"room_b,omitempty"`
+	StartA         *time.Time `json:"start_a,omitempty"`
+	StartB         *time.Time `json:"start_b,omitempty"`
+	ConferenceA    string     `json:"conference_a,omitempty"`
+	ConferenceB    string     `json:"conference_b,omitempty"`
+	Resemblance    float64    `json:"resemblance"`
 }
 
 // PassagesDoc are each talk's sentences carrying the shared terms, HTML.
@@ -159,9 +176,12 @@ type MergedDoc struct {
 	Sources []string `json:"sources"`
 }
 
-// RowErrorDoc is a row of a submissions file that was not used.
+// RowErrorDoc is a row of a submissions file that was skipped, merged or
+// repaired, and why.
 type RowErrorDoc struct {
+	File   string `json:"file,omitempty"`
 	Line   int    `json:"line"`
+	Action string `json:"action"`
 	Reason string `json:"reason"`
 }
 
@@ -227,11 +247,7 @@ func NewOverlapsDoc(r *overlap.Report) OverlapsDoc {
 		Clashes: make([]ClashDoc, len(r.Clashes)), MoreClashes: r.MoreClashes, Merged: make([]MergedDoc, len(r.Merged)),
 	}
 	for i, p := range r.Pairs {
-		doc.Pairs[i] = PairDoc{
-			A: p.A, B: p.B, Score: p.Score, Kind: p.Kind, SharedTerms: nonNil(p.SharedTerms),
-			Passages: PassagesDoc{A: safeFragments(p.Passages.A), B: safeFragments(p.Passages.B)},
-			TitleA:   p.TitleA, TitleB: p.TitleB, Resemblance: p.Resemblance,
-		}
+		doc.Pairs[i] = newPairDoc(p)
 	}
 	for i, c := range r.Clusters {
 		doc.Clusters[i] = ClusterDoc{nonNil(c.IDs), c.Label, nonNil(c.Titles)}
@@ -243,9 +259,49 @@ func NewOverlapsDoc(r *overlap.Report) OverlapsDoc {
 		doc.Merged[i] = MergedDoc{m.ID, m.Title, nonNil(m.Sources)}
 	}
 	for _, e := range r.Skipped {
-		doc.Skipped = append(doc.Skipped, RowErrorDoc{e.Line, e.Reason})
+		doc.Skipped = append(doc.Skipped, RowErrorDoc{e.File, e.Line, e.Action, e.Reason})
+	}
+	doc.Files, doc.MoreConflicts, doc.MoreResubmissions = r.Files, r.MoreConflicts, r.MoreResubmissions
+	doc.Conflicts = nonNil(r.Conflicts)
+	doc.Resubmissions = make([]overlap.Resubmission, len(r.Resubmissions))
+	for i, rs := range r.Resubmissions {
+		rs.Evidence = nonNil(rs.Evidence)
+		doc.Resubmissions[i] = rs
 	}
 	return doc
+}
+
+// TalkOverlapsDoc is the document of GET /api/overlaps/talks/:id (see
+// overlap.TalkOverlaps).
+type TalkOverlapsDoc struct {
+	ID         string                 `json:"id"`
+	Title      string                 `json:"title"`
+	Conference string                 `json:"conference,omitempty"`
+	Track      string                 `json:"track,omitempty"`
+	Similar    []PairDoc              `json:"similar"`
+	Versions   []overlap.Resubmission `json:"versions"`
+	Conflicts  []overlap.Conflict     `json:"conflicts"`
+}
+
+// NewTalkOverlapsDoc is the API document of one talk's overlaps.
+func NewTalkOverlapsDoc(v *overlap.TalkOverlaps) TalkOverlapsDoc {
+	doc := TalkOverlapsDoc{ID: v.ID, Title: v.Title, Conference: v.Conference, Track: v.Track,
+		Similar: make([]PairDoc, len(v.Similar)), Versions: nonNil(v.Versions), Conflicts: nonNil(v.Conflicts)}
+	for i, p := range v.Similar {
+		doc.Similar[i] = newPairDoc(p)
+	}
+	return doc
+}
+
+func newPairDoc(p overlap.Pair) PairDoc {
+	return PairDoc{
+		A: p.A, B: p.B, Score: p.Score, Kind: p.Kind, SharedTerms: nonNil(p.SharedTerms),
+		Passages: PassagesDoc{A: safeFragments(p.Passages.A), B: safeFragments(p.Passages.B)},
+		TitleA:   p.TitleA, TitleB: p.TitleB,
+		SharedSpeakers: p.SharedSpeakers, SpeakersA: p.SpeakersA, SpeakersB: p.SpeakersB,
+		RoomA: p.RoomA, RoomB: p.RoomB, StartA: p.StartA, StartB: p.StartB,
+		ConferenceA: p.ConferenceA, ConferenceB: p.ConferenceB, Resemblance: p.Resemblance,
+	}
 }
 
 // SearchJSON, TalkJSON and OverlapsJSON are the API's JSON of each

@@ -26,7 +26,7 @@ func TestDocumentsOfEmptyValues(t *testing.T) {
 			return TalkJSON(&search.TalkDetail{Talk: index.Talk{ID: "x", Kind: index.KindTalk}, Related: []search.Related{{ID: "y"}}})
 		}, `{"id":"x","conference":{"id":"","name":""},"title":"","kind":"talk","scheduled":false,"sources":[],"related":[{"id":"y","title":"","score":0,"shared_terms":[],"clash":false}]}`},
 		{"overlaps", func() ([]byte, error) { return OverlapsJSON(overlap.Detect(nil, overlap.Options{})) },
-			`{"pairs":[],"clusters":[],"clashes":[],"merged":[]}`},
+			`{"pairs":[],"clusters":[],"clashes":[],"merged":[],"conflicts":[],"resubmissions":[]}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.encode()

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -52,12 +53,17 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
+	return newBrowserOn(t, func() http.Handler { h, _ := newRealHandler(t); return h })
+}
+
+// newBrowserOn is newBrowser against the handler h makes.
+func newBrowserOn(t *testing.T, h func() http.Handler) *browser {
+	t.Helper()
 	path := findBrowser(t)
 	if testing.Short() {
 		t.Skip("browser tests are not short")
 	}
-	h, _ := newRealHandler(t)
-	srv := httptest.NewServer(h) // listens on 127.0.0.1
+	srv := httptest.NewServer(h()) // listens on 127.0.0.1
 	t.Cleanup(srv.Close)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],

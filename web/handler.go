@@ -53,8 +53,11 @@ type Options struct {
 	// (search.MaxFacetValues).
 	MaxFilterValues int
 	// MaxBodyBytes bounds request bodies; larger ones get 413 (64 KiB).
-	// Every route is a GET, so a body is never needed.
+	// Every route but the upload is a GET, so a body is never needed.
 	MaxBodyBytes int64
+	// MaxUploadBytes bounds the body of POST /overlaps, an upload of
+	// submissions (8 MiB).
+	MaxUploadBytes int64
 	// RequestTimeout bounds the work of one request (10 s).
 	RequestTimeout time.Duration
 	// CacheBytes bounds the answers kept for reuse, in bytes (8 MiB; see
@@ -104,6 +107,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 64 << 10
+	}
+	if o.MaxUploadBytes <= 0 {
+		o.MaxUploadBytes = defaultMaxUploadBytes
 	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = 10 * time.Second

@@ -434,7 +434,7 @@ func TestMissingTemplateFailsAtStart(t *testing.T) {
 	tmpl, _ := fs.Sub(assets, "templates")
 	static, _ := fs.Sub(assets, "static")
 	partial := fstest.MapFS{}
-	for _, name := range []string{"layout.html", "parts.html", "search.html", "overlaps.html", "error.html", "now.html", "schedule.html", "agenda.html", "speaker.html"} {
+	for _, name := range []string{"layout.html", "parts.html", "pair.html", "search.html", "overlaps.html", "overlap_talk.html", "error.html", "now.html", "schedule.html", "agenda.html", "speaker.html"} {
 		data, err := fs.ReadFile(tmpl, name)
 		if err != nil {
 			t.Fatal(err)

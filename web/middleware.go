@@ -155,17 +155,22 @@ func (s *server) securityHeaders() gin.HandlerFunc {
 	}
 }
 
-// bounds refuses request bodies (every route is a GET) beyond MaxBodyBytes
+// bounds refuses request bodies beyond MaxBodyBytes (every route but the
+// upload is a GET; POST /overlaps takes MaxUploadBytes)
 // and gives every request a deadline, which the engine sees through the
 // context.
 func (s *server) bounds() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if c.Request.ContentLength > s.opts.MaxBodyBytes {
+		limit := s.opts.MaxBodyBytes
+		if c.Request.Method == http.MethodPost && c.FullPath() == "/overlaps" {
+			limit = s.opts.MaxUploadBytes
+		}
+		if c.Request.ContentLength > limit {
 			s.fail(c, errTooLarge)
 			return
 		}
 		if c.Request.Body != nil {
-			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
+			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 		}
 		ctx, cancel := context.WithTimeout(c.Request.Context(), s.opts.RequestTimeout)
 		defer cancel()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"html/template"
 	"math"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -13,22 +14,42 @@ import (
 // maxPairsShown bounds the organizer page; the API has them all.
 const maxPairsShown = 100
 
-// overlapsPage is the view of GET /overlaps.
+// overlapsPage is the view of GET /overlaps and of an upload's report.
 type overlapsPage struct {
 	page
-	Min        string  // the threshold as asked, for the form
-	DefaultMin float64 // what an empty threshold means
-	Clusters   []clusterView
-	Pairs      []pairView
-	PairsTotal int
-	Clashes    []clashView
-	Merged     []overlap.Merged
+	Min           string  // the threshold as asked, for the form
+	DefaultMin    float64 // what an empty threshold means
+	Clusters      []clusterView
+	Pairs         []pairView
+	PairsTotal    int
+	Clashes       []clashView
+	Conflicts     []conflictView // speaker and track conflicts (the similar ones are Clashes)
+	Resubmissions []resubmissionView
+	Merged        []overlap.Merged
+	// UploadEnabled shows the upload form (the server has a reload
+	// token); Formats lists what it reads.
+	UploadEnabled bool
+	MaxUpload     string
+	Formats       string
+	DefaultZone   string
+	// Uploaded marks the report of an upload: Files and Notes say what
+	// became of its rows, ExportCSV and ExportJSON are the report itself.
+	Uploaded   bool
+	Files      []overlap.Summary
+	Notes      []overlap.RowError
+	ExportCSV  template.URL
+	ExportJSON template.URL
 }
 
 type talkRef struct {
 	URL   string
 	Title string
 	Room  string
+	// OrganizerURL is the talk's organizer view; empty for uploads.
+	OrganizerURL string
+	Speakers     []string
+	When         string
+	Conference   string
 }
 
 type clusterView struct {
@@ -37,12 +58,27 @@ type clusterView struct {
 }
 
 type pairView struct {
-	A, B        talkRef
-	Percent     int
-	Kind        string
-	SharedTerms []string
-	PassagesA   []template.HTML
-	PassagesB   []template.HTML
+	A, B           talkRef
+	Percent        int
+	Kind           string
+	SharedTerms    []string
+	SharedSpeakers []string
+	PassagesA      []template.HTML
+	PassagesB      []template.HTML
+}
+
+type conflictView struct {
+	A, B    talkRef
+	Kind    string // for people: "Speaker in two rooms", …
+	Subject string // the speaker or the track
+	When    string
+}
+
+type resubmissionView struct {
+	Earlier, Later talkRef
+	Percent        int
+	Evidence       string
+	SharedSpeakers []string
 }
 
 type clashView struct {
@@ -74,6 +110,11 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 		DefaultMin: overlap.DefaultMin,
 		PairsTotal: len(rep.Pairs),
 		Merged:     rep.Merged,
+
+		UploadEnabled: s.opts.ReloadToken != "",
+		MaxUpload:     byteSize(s.opts.MaxUploadBytes),
+		Formats:       strings.Join(overlap.Formats(), ", "),
+		DefaultZone:   overlap.DefaultZone,
 	}
 	for _, cl := range rep.Clusters {
 		cv := clusterView{Label: cl.Label}
@@ -90,20 +131,18 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 		if i == maxPairsShown {
 			break
 		}
-		pv := pairView{
-			A:           ref(p.A, p.TitleA, ""),
-			B:           ref(p.B, p.TitleB, ""),
-			Percent:     percent(p.Score),
-			Kind:        pairKindLabel(p.Kind),
-			SharedTerms: p.SharedTerms,
+		v.Pairs = append(v.Pairs, s.pairView(p))
+	}
+	for _, cf := range rep.Conflicts {
+		if cf.Kind != overlap.ConflictSimilar {
+			v.Conflicts = append(v.Conflicts, s.conflictView(cf))
 		}
-		for _, h := range p.Passages.A {
-			pv.PassagesA = append(pv.PassagesA, safeHighlight(h))
+	}
+	for i, r := range rep.Resubmissions {
+		if i == maxPairsShown {
+			break
 		}
-		for _, h := range p.Passages.B {
-			pv.PassagesB = append(pv.PassagesB, safeHighlight(h))
-		}
-		v.Pairs = append(v.Pairs, pv)
+		v.Resubmissions = append(v.Resubmissions, newResubmissionView(r))
 	}
 	for _, cl := range rep.Clashes {
 		cv := clashView{A: ref(cl.A, cl.TitleA, cl.RoomA), B: ref(cl.B, cl.TitleB, cl.RoomB), Percent: percent(cl.Score)}
@@ -121,7 +160,54 @@ func ref(id, title, room string) talkRef {
 	if title == "" {
 		title = id
 	}
-	return talkRef{URL: "/talks/" + id, Title: title, Room: room}
+	return talkRef{URL: "/talks/" + id, Title: title, Room: room, OrganizerURL: "/overlaps/talks/" + id}
+}
+
+// pairView is a pair card: both talks with their speakers, slots and rooms,
+// the shared speakers and terms, and the passages.
+func (s *server) pairView(p overlap.Pair) pairView {
+	pv := pairView{
+		A:              ref(p.A, p.TitleA, p.RoomA),
+		B:              ref(p.B, p.TitleB, p.RoomB),
+		Percent:        percent(p.Score),
+		Kind:           pairKindLabel(p.Kind),
+		SharedTerms:    p.SharedTerms,
+		SharedSpeakers: p.SharedSpeakers,
+	}
+	pv.A.Speakers, pv.B.Speakers = p.SpeakersA, p.SpeakersB
+	pv.A.When, pv.B.When = formatWhen(p.StartA, nil, s.opts.Location), formatWhen(p.StartB, nil, s.opts.Location)
+	if p.ConferenceA != p.ConferenceB {
+		pv.A.Conference, pv.B.Conference = p.ConferenceA, p.ConferenceB
+	}
+	for _, h := range p.Passages.A {
+		pv.PassagesA = append(pv.PassagesA, safeHighlight(h))
+	}
+	for _, h := range p.Passages.B {
+		pv.PassagesB = append(pv.PassagesB, safeHighlight(h))
+	}
+	return pv
+}
+
+func (s *server) conflictView(c overlap.Conflict) conflictView {
+	start, end := c.Start, c.End
+	v := conflictView{A: ref(c.A, c.TitleA, c.RoomA), B: ref(c.B, c.TitleB, c.RoomB),
+		When: formatWhen(&start, &end, s.opts.Location)}
+	switch c.Kind {
+	case overlap.ConflictSpeaker:
+		v.Kind, v.Subject = "Speaker in two places", c.Speaker
+	case overlap.ConflictTrack:
+		v.Kind, v.Subject = "Track against itself", c.Track
+	default:
+		v.Kind = "Similar talks in parallel"
+	}
+	return v
+}
+
+func newResubmissionView(r overlap.Resubmission) resubmissionView {
+	v := resubmissionView{Earlier: ref(r.Earlier, r.TitleEarlier, ""), Later: ref(r.Later, r.TitleLater, ""),
+		Percent: percent(r.Score), Evidence: strings.Join(r.Evidence, ", "), SharedSpeakers: r.SharedSpeakers}
+	v.Earlier.Conference, v.Later.Conference = r.ConferenceEarlier, r.ConferenceLater
+	return v
 }
 
 func percent(score float64) int { return int(math.Round(score * 100)) }
@@ -135,6 +221,8 @@ func pairKindLabel(kind string) string {
 		return "Near-duplicate"
 	case overlap.KindTopical:
 		return "Same topic"
+	case overlap.KindResubmission:
+		return "Resubmission (same speaker)"
 	default:
 		return kind
 	}

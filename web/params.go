@@ -100,8 +100,10 @@ func (s *server) filterValues(name string, vals []string) ([]string, error) {
 // parseMin reads the overlap threshold: empty means the detector's default.
 // It is rounded to two decimals, as the engine applies it, so 0.5 and
 // 0.5001 are one threshold (and one kept answer), shown as it applies.
-func parseMin(v url.Values) (float64, error) {
-	m := v.Get("min")
+func parseMin(v url.Values) (float64, error) { return parseMinValue(v.Get("min")) }
+
+// parseMinValue is parseMin of one value (a form field).
+func parseMinValue(m string) (float64, error) {
 	if m == "" {
 		return 0, nil
 	}

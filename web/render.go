@@ -15,7 +15,7 @@ import (
 
 // pageNames are the pages; each is parsed with layout.html into its own
 // template set, so their blocks ("title", "content") do not collide.
-var pageNames = []string{"search", "talk", "overlaps", "error", "now", "schedule", "agenda", "speaker"}
+var pageNames = []string{"search", "talk", "overlaps", "overlap_talk", "error", "now", "schedule", "agenda", "speaker"}
 
 // page is what every page's layout needs.
 type page struct {
@@ -43,7 +43,7 @@ func (s *server) parsePages(fsys fs.FS) (map[string]*template.Template, error) {
 	}
 	pages := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
-		t, err := template.New(name).Funcs(funcs).ParseFS(fsys, "layout.html", "parts.html", name+".html")
+		t, err := template.New(name).Funcs(funcs).ParseFS(fsys, "layout.html", "parts.html", "pair.html", name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("template %s: %w", name, err)
 		}

@@ -25,6 +25,8 @@ func (s *server) routes(r *gin.Engine) {
 	get("/", s.searchPage)
 	get("/talks/:id", s.talkPage)
 	get("/overlaps", s.overlapsPage)
+	r.POST("/overlaps", s.overlapsUpload) // organizers.go: behind the reload token
+	get("/overlaps/talks/:id", s.overlapTalkPage)
 	// The attendee's day (attendee.go, schedule.go, calendar.go);
 	// /talks/ID.ics is the talk route's.
 	get("/now", s.nowPage)
@@ -38,6 +40,8 @@ func (s *server) routes(r *gin.Engine) {
 	get("/api/search", s.apiSearch)
 	get("/api/talks/:id", s.apiTalk)
 	get("/api/overlaps", s.apiOverlaps)
+	get("/api/overlaps.csv", s.apiOverlapsCSV)
+	get("/api/overlaps/talks/:id", s.apiOverlapTalk)
 	get("/api/now", s.apiNow)
 	get("/api/agenda", s.apiAgenda)
 

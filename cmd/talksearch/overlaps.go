@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,40 +17,60 @@ import (
 
 func newOverlapsCmd(g *globals) *cobra.Command {
 	var (
-		from     string
+		from     []string
 		minScore float64
 		asJSON   bool
+		asCSV    bool
+		zoneName string
 	)
 	cmd := &cobra.Command{
-		Use:   "overlaps [--from FILE] [--min SCORE] [--json]",
-		Short: "Duplicate and overlapping submissions, and similar talks scheduled in parallel",
-		Long: `Find the submissions that are the same talk twice (duplicate, near-duplicate)
-or about the same thing (topical), group them into clusters, and list similar
-talks scheduled at the same time in different rooms (clashes). Each pair is
-explained by the distinctive terms the two talks share and the sentences of
-each abstract that carry them.
+		Use:   "overlaps [--from FILE]... [--min SCORE] [--time-zone ZONE] [--json|--csv]",
+		Short: "Duplicate and overlapping submissions, resubmissions, and schedule conflicts",
+		Long: `Find the submissions that are the same talk twice (duplicate, near-duplicate,
+or a resubmission: a reworded text by the same speaker) or about the same
+thing (topical), group them into clusters, list the schedule's conflicts (a
+speaker in two overlapping slots, two talks of one track at once, similar
+talks in parallel) and, with several conferences loaded, the talks that come
+back at a later conference. Each pair is explained by the distinctive terms
+the two talks share, the speakers they share and the sentences of each
+abstract that carry the terms.
 
-Without --from the talks are the seeds'. --from FILE reads submissions from a
-CSV file (header row; columns id, title, abstract, speakers, track, level,
-room, start, end, kind; only title and abstract required; speakers as
-"Name (Affiliation); Name") or JSON Lines (the same fields; speakers may also
-be a list of {"name","affiliation"}). Rows that cannot be used are reported
-on stderr with their line and reason; the others are still compared.
+Without --from the talks are the seeds'. --from FILE (repeatable: several
+files are analysed together, e.g. two years of one conference) reads
+submissions from a CSV file (header row; columns id, title, abstract,
+speakers, track, level, room, start, end, time_zone, kind, conference,
+description; only title and abstract required; speakers as
+"Name (Affiliation); Name") or JSON Lines (the same fields; speakers may
+also be a list of {"name","affiliation","source_id"}). Files stream: memory
+is bounded by the largest row, not the file. Every row skipped, merged or
+repaired is reported on stderr with its file, line and reason, and each
+file's counts add up to its rows. Times without a zone are read in
+--time-zone (default ` + overlap.DefaultZone + `) unless the row names its time_zone.
+The command fails when a file cannot be read or no row of any file could be
+used.
 
---json prints the same document as GET /api/overlaps.`,
+--json prints the same document as GET /api/overlaps, --csv the same table as
+GET /api/overlaps.csv.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if minScore < 0 || minScore > 1 {
 				return fmt.Errorf("--min %v: want a score between 0 and 1", minScore)
 			}
-			talks, skipped, source, err := g.overlapTalks(from)
+			zone, err := time.LoadLocation(zoneName)
+			if err != nil {
+				return fmt.Errorf("--time-zone %q: want an IANA zone name such as Europe/Paris: %w", zoneName, err)
+			}
+			talks, files, notes, source, err := g.overlapTalks(from, overlap.ReadOptions{Location: zone})
 			if err != nil {
 				return err
 			}
 			rep := overlap.Detect(talks, overlap.Options{Min: minScore})
-			rep.Skipped = skipped
+			rep.Skipped, rep.Files = notes, files
 			if asJSON {
 				return writeJSON(g.stdout, web.OverlapsJSON, rep)
+			}
+			if asCSV {
+				return rep.WriteCSV(g.stdout)
 			}
 			if minScore == 0 {
 				minScore = overlap.DefaultMin
@@ -58,35 +80,66 @@ on stderr with their line and reason; the others are still compared.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&from, "from", "", "CSV or JSON Lines file of submissions (default: the seeds)")
+	fl.StringArrayVar(&from, "from", nil, "CSV or JSON Lines file of submissions, repeatable (default: the seeds)")
 	fl.Float64Var(&minScore, "min", 0, fmt.Sprintf("lowest pair score to report, 0..1 (0 means %.2f)", overlap.DefaultMin))
 	fl.BoolVar(&asJSON, "json", false, "print the report as the API's JSON document")
+	fl.BoolVar(&asCSV, "csv", false, "print the report as CSV (GET /api/overlaps.csv): pairs, conflicts, resubmissions, noted rows")
+	fl.StringVar(&zoneName, "time-zone", overlap.DefaultZone, "IANA zone of times written without one in --from files")
 	return cmd
 }
 
-// overlapTalks reads the talks to compare: the submissions file, or the
-// seeds. Unusable rows are printed to stderr as they are also returned.
-func (g *globals) overlapTalks(from string) ([]index.Talk, []overlap.RowError, string, error) {
-	if from == "" {
+// overlapTalks reads the talks to compare: the submissions files, or the
+// seeds. Rows not kept as written are printed to stderr as they are also
+// returned.
+func (g *globals) overlapTalks(from []string, opt overlap.ReadOptions) ([]index.Talk, []overlap.Summary, []overlap.RowError, string, error) {
+	if len(from) == 0 {
 		c, err := g.loadCorpus()
 		if err != nil {
-			return nil, nil, "", err
+			return nil, nil, nil, "", err
 		}
-		return c.Talks, nil, "the seeds", nil
+		return c.Talks, nil, nil, "the seeds", nil
 	}
-	f, err := os.Open(from)
+	var talks []index.Talk
+	in := overlap.NewImporter(opt, func(t index.Talk) { talks = append(talks, t) })
+	var files []overlap.Summary
+	for _, name := range from {
+		sum, err := readSubmissionsFile(in, name)
+		if err != nil {
+			return nil, nil, nil, "", err
+		}
+		files = append(files, sum)
+	}
+	notes := in.Notes()
+	for _, n := range notes {
+		fmt.Fprintf(g.stderr, "warning: %s:%d: %s: %s\n", pathOf(from, n.File), n.Line, n.Action, n.Reason)
+	}
+	if len(talks) == 0 {
+		rows := 0
+		for _, f := range files {
+			rows += f.Rows
+		}
+		return nil, nil, nil, "", fmt.Errorf("no submission could be read from %s (%d rows, none usable: see the warnings)", strings.Join(from, ", "), rows)
+	}
+	return talks, files, notes, strings.Join(from, ", "), nil
+}
+
+func readSubmissionsFile(in *overlap.Importer, name string) (overlap.Summary, error) {
+	f, err := os.Open(name)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("submissions: %w", err)
+		return overlap.Summary{}, fmt.Errorf("submissions: %w", err)
 	}
 	defer f.Close()
-	talks, skipped, err := overlap.ReadSubmissions(from, f)
-	if err != nil {
-		return nil, nil, "", err
+	return in.Read(name, f)
+}
+
+// pathOf is the path given for a file the importer names by its base.
+func pathOf(from []string, base string) string {
+	for _, p := range from {
+		if filepath.Base(p) == base {
+			return p
+		}
 	}
-	for _, s := range skipped {
-		fmt.Fprintf(g.stderr, "warning: %s:%d: %s\n", from, s.Line, s.Reason)
-	}
-	return talks, skipped, from, nil
+	return base
 }
 
 // printOverlaps writes the report for a terminal: clusters, then pairs with
@@ -99,8 +152,15 @@ func printOverlaps(w io.Writer, rep *overlap.Report, talks []index.Talk, source 
 	}
 	fmt.Fprintf(w, "%d talks from %s: %d pairs scoring %.2f or more, in %d clusters; %d schedule clashes.\n",
 		len(talks), source, len(rep.Pairs), minScore, len(rep.Clusters), len(rep.Clashes))
+	for _, f := range rep.Files {
+		fmt.Fprintf(w, "%s: %d rows: %d kept (%d repaired), %d merged, %d skipped.", f.File, f.Rows, f.Kept, f.Repaired, f.Merged, f.Skipped)
+		if f.NaiveTimes > 0 {
+			fmt.Fprintf(w, " %d rows had times without a zone, read as %s.", f.NaiveTimes, f.Zone)
+		}
+		fmt.Fprintln(w)
+	}
 	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(w, "%d rows skipped (see the warnings above).\n", len(rep.Skipped))
+		fmt.Fprintf(w, "%d rows skipped, merged or repaired (see the warnings above).\n", len(rep.Skipped))
 	}
 
 	if len(rep.Clusters) > 0 {
@@ -119,6 +179,9 @@ func printOverlaps(w io.Writer, rep *overlap.Report, talks []index.Talk, source 
 	for i, p := range rep.Pairs {
 		fmt.Fprintf(w, "%2d. %.3f %s\n", i+1, p.Score, p.Kind)
 		fmt.Fprintf(w, "    A: %s  [%s]\n    B: %s  [%s]\n", p.TitleA, p.A, p.TitleB, p.B)
+		if len(p.SharedSpeakers) > 0 {
+			fmt.Fprintf(w, "    same speaker: %s\n", strings.Join(p.SharedSpeakers, ", "))
+		}
 		if len(p.SharedTerms) > 0 {
 			fmt.Fprintf(w, "    shared: %s\n", strings.Join(p.SharedTerms, ", "))
 		}
@@ -138,10 +201,50 @@ func printOverlaps(w io.Writer, rep *overlap.Report, talks []index.Talk, source 
 		fmt.Fprintf(w, "    %s: %s  [%s]\n    %s: %s  [%s]\n", c.RoomA, c.TitleA, c.A, c.RoomB, c.TitleB, c.B)
 	}
 
+	printConflicts(w, rep)
+
 	if len(rep.Merged) > 0 {
 		fmt.Fprintln(w, "\nDuplicates merged at ingest (one talk found in several dumps)")
 	}
 	for _, m := range rep.Merged {
 		fmt.Fprintf(w, "    - %s  [%s]: %s\n", m.Title, m.ID, strings.Join(m.Sources, ", "))
 	}
+}
+
+// printConflicts writes the speaker and track conflicts (the similar ones
+// are the clashes above) and the resubmissions across conferences.
+func printConflicts(w io.Writer, rep *overlap.Report) {
+	n := 0
+	for _, c := range rep.Conflicts {
+		if c.Kind == overlap.ConflictSimilar {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintln(w, "\nConflicts: a speaker in two places, a track against itself")
+		}
+		n++
+		what := "speaker " + c.Speaker
+		if c.Kind == overlap.ConflictTrack {
+			what = "track " + c.Track
+		}
+		fmt.Fprintf(w, "%2d. %s  %s – %s\n", n, what, c.Start.Format("Mon Jan 2 15:04"), c.End.Format("15:04"))
+		fmt.Fprintf(w, "    %s: %s  [%s]\n    %s: %s  [%s]\n", orNone(c.RoomA), c.TitleA, c.A, orNone(c.RoomB), c.TitleB, c.B)
+	}
+	if len(rep.Resubmissions) > 0 {
+		fmt.Fprintln(w, "\nResubmissions: talks that come back at a later conference")
+	}
+	for i, r := range rep.Resubmissions {
+		fmt.Fprintf(w, "%2d. %.3f %s (%s)\n", i+1, r.Score, r.Kind, strings.Join(r.Evidence, ", "))
+		fmt.Fprintf(w, "    %s: %s  [%s]\n    %s: %s  [%s]\n", r.ConferenceEarlier, r.TitleEarlier, r.Earlier, r.ConferenceLater, r.TitleLater, r.Later)
+		if len(r.SharedSpeakers) > 0 {
+			fmt.Fprintf(w, "    same speaker: %s\n", strings.Join(r.SharedSpeakers, ", "))
+		}
+	}
+}
+
+func orNone(room string) string {
+	if room == "" {
+		return "(no room)"
+	}
+	return room
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestOverlapsText(t *testing.T) {
 	for _, want := range []string{
 		"9 talks from ../../search/overlap/testdata/submissions.jsonl: 4 pairs scoring 0.30 or more, in 2 clusters; 1 schedule clashes.",
 		" 1. RL, post-training, Monarch (3 talks)\n    - Scaling RL Post-Training With Monarch Actors  [s01]",
-		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    shared: RL, post-training, Monarch",
+		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    same speaker: Ada Lovelace\n    shared: RL, post-training, Monarch",
 		"    A> We show how [Monarch actors] and process meshes orchestrate an asynchronous [RL loop] from a single Python program.",
 		" 4. 0.358 topical\n    A: CUDA Graphs Without Tears  [s05]",
 		"Schedule clashes: similar talks at the same time in different rooms\n 1. 0.358  Wed Apr 8 14:15 – 14:30\n    Room A: CUDA Graphs Without Tears  [s05]\n    Room B: Less CPU Overhead With torch.compile's C++ Wrapper  [s06]",
@@ -55,14 +56,14 @@ func TestOverlapsBadRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "warning: ../../search/overlap/testdata/bad-rows.csv:3: abstract is empty\n") || strings.Count(stderr, "warning:") != 6 {
+	if !strings.Contains(stderr, "warning: ../../search/overlap/testdata/bad-rows.csv:3: skipped: abstract is empty\n") || strings.Count(stderr, "warning:") != 6 {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 	var rep web.OverlapsDoc
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Skipped) != 6 || rep.Skipped[0] != (web.RowErrorDoc{Line: 3, Reason: "abstract is empty"}) {
+	if len(rep.Skipped) != 6 || rep.Skipped[0] != (web.RowErrorDoc{File: "bad-rows.csv", Line: 3, Action: overlap.ActionSkipped, Reason: "abstract is empty"}) {
 		t.Errorf("skipped %+v", rep.Skipped)
 	}
 }
@@ -93,5 +94,49 @@ func TestOverlapsSeeds(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+}
+
+// Several files are analysed together; an unusable file set fails; the
+// CSV export is the API's.
+func TestOverlapsManyFiles(t *testing.T) {
+	out, stderr, err := runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/fosdem-2024-2025.jsonl",
+		"--from", "../../search/overlap/testdata/unclosed-quote.csv", "--time-zone", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"fosdem-2024-2025.jsonl: 9 rows: 9 kept (0 repaired), 0 merged, 0 skipped.\n",
+		"unclosed-quote.csv: 5 rows: 3 kept (0 repaired), 0 merged, 2 skipped. 2 rows had times without a zone, read as UTC.\n",
+		"Resubmissions: talks that come back at a later conference\n",
+		"    fosdem-2024: The state of Go  [fosdem-2024/1681]\n    fosdem-2025: The state of Go  [fosdem-2025/5353]\n    same speaker: Maartje Eyskens\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q\n%s", want, out)
+		}
+	}
+	if !strings.Contains(stderr, "warning: ../../search/overlap/testdata/unclosed-quote.csv:3: skipped: malformed csv") {
+		t.Errorf("stderr %q", stderr)
+	}
+	out, _, err = runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/unclosed-quote.csv", "--csv")
+	if err != nil || !strings.HasPrefix(out, "section,kind,score,a,title_a,b,title_b,") || !strings.Contains(out, "\npair,duplicate,1.000,u1,") {
+		t.Errorf("CSV: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	bad := dir + "/bad.csv"
+	if err := os.WriteFile(bad, []byte("title,abstract\n,\n\"x,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runCmd(t, nil, "overlaps", "--from", bad)
+	if err == nil || err.Error() != "no submission could be read from "+bad+" (2 rows, none usable: see the warnings)" {
+		t.Errorf("nothing usable: err %v", err)
+	}
+	_, _, err = runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/pretalx-submissions.json")
+	if err == nil || !strings.Contains(err.Error(), "no reader for this format") {
+		t.Errorf("unread format: err %v", err)
+	}
+	_, _, err = runCmd(t, nil, "overlaps", "--from", bad, "--time-zone", "Mars/Base")
+	if err == nil || !strings.HasPrefix(err.Error(), `--time-zone "Mars/Base": want an IANA zone name`) {
+		t.Errorf("bad zone: err %v", err)
 	}
 }

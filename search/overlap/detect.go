@@ -63,6 +63,11 @@ type detector struct {
 	shs    [][]uint64
 	shOnce []sync.Once
 	texts  []*talkText // filled in when a talk's first pair is explained
+	// spk are the talks' speakers (speakers.go), titleKeys their folded
+	// titles hashed (resubmissions.go).
+	spk       []speakerSet
+	titleKeys []uint64
+	generic   []bool // per term (generic.go)
 }
 
 // Detect finds the overlapping pairs, clusters and clashes among talks.
@@ -84,7 +89,7 @@ func Detect(talks []index.Talk, opts Options) *Report {
 		maxPairs = DefaultMaxPairs
 	}
 	d := newDetector(talks)
-	found := d.pairs(minScore, clashMin, maxPairs)
+	found := d.pairs(minScore, clashMin, maxPairs, keepViews(opts))
 
 	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks)}
 	rep.More = found.count - len(found.top)
@@ -99,6 +104,19 @@ func Detect(talks []index.Talk, opts Options) *Report {
 		clashes = clashes[:maxPairs]
 	}
 	rep.Clashes = d.buildClashes(clashes)
+	rep.Conflicts = d.conflicts(rep.Clashes)
+	if len(rep.Conflicts) > maxPairs {
+		// Speakers first: a person in two rooms is the conflict to keep.
+		rep.MoreConflicts = len(rep.Conflicts) - maxPairs
+		rep.Conflicts = rep.Conflicts[:maxPairs]
+	}
+	rep.Resubmissions, rep.MoreResubmissions = d.buildResubmissions(found.resubs, maxPairs)
+	if keepViews(opts) {
+		rep.similar = &similarIndex{d: keepDetector(d), near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}
+		for k, t := range d.talks {
+			rep.similar.byID[t.ID] = k
+		}
+	}
 	return rep
 }
 
@@ -121,6 +139,12 @@ func newDetector(talks []index.Talk) *detector {
 	}
 	for k, v := range d.vecs {
 		d.vecs[k] = d.voc.Weigh(v, len(d.talks), nil)
+	}
+	d.generic = d.genericTerms()
+	d.spk = make([]speakerSet, len(d.talks))
+	d.titleKeys = make([]uint64, len(d.talks))
+	for k, t := range d.talks {
+		d.spk[k], d.titleKeys[k] = newSpeakerSet(t), titleKey(t.Title)
 	}
 	d.texts = make([]*talkText, len(d.talks))
 	d.shs = make([][]uint64, len(d.talks))
@@ -173,10 +197,14 @@ func (d *detector) sameText(i, j int) bool {
 // pairs scores every pair that could reach minScore or clashMin, from the
 // term index search and the groups of identical texts, and keeps the best
 // maxPairs, the count of those reaching minScore, and the clashes.
-func (d *detector) pairs(minScore, clashMin float64, maxPairs int) *pairSet {
+func (d *detector) pairs(minScore, clashMin float64, maxPairs int, keep bool) *pairSet {
 	t := math.Min(minScore, clashMin)
 	newSet := func() *pairSet {
-		return &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks}
+		s := &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks, resub: d.isResubmission}
+		if keep {
+			s.near = make([][]pairInfo, len(d.talks))
+		}
+		return s
 	}
 	// Identical texts are paired from their keys: the term search leaves
 	// out the commonest terms at scale and could miss a pair made only of them.
@@ -234,6 +262,8 @@ func (d *detector) score(i, j int, cos, second float64) pairInfo {
 	if n := min(d.vecs[i].Len(), d.vecs[j].Len()); n < minTerms {
 		p.score *= float64(n) / minTerms
 	}
+	d.genericScore(&p)
+	d.speakerScore(&p)
 	return p
 }
 
@@ -258,9 +288,14 @@ type pairSet struct {
 	top                pairHeap // the best max pairs reaching minScore
 	count              int      // pairs reaching minScore
 	clashes            []pairInfo
+	// near and resubs are similar.go's and resubmissions.go's (see extra).
+	near   [][]pairInfo
+	resub  func(pairInfo) bool
+	resubs []pairInfo
 }
 
 func (s *pairSet) add(p pairInfo) {
+	s.extra(p)
 	if p.score >= s.clashMin && s.talks[p.i].Clashes(s.talks[p.j]) {
 		s.clashes = append(s.clashes, p)
 	}
@@ -286,6 +321,7 @@ func (s *pairSet) merge(o *pairSet) {
 	}
 	s.count += o.count
 	s.clashes = append(s.clashes, o.clashes...)
+	s.mergeExtra(o)
 }
 
 // finish sorts top and clashes best first.

@@ -52,12 +52,12 @@ func TestSeedPairsFlagged(t *testing.T) {
 		{"Monarch lightning talk and Monarch on AMD", "Monarch: An API", "Bringing PyTorch Monarch to AMD", 5, []string{"Monarch"}},
 		{"Monarch on AMD and the async RL store on Monarch actors", "Bringing PyTorch Monarch to AMD", "Asynchronous Reinforcement Learning (AsyncRL)", 8, []string{"Monarch", "actors"}},
 		{"MoE inference on Blackwell and DualPipe from scratch", "Optimizing Large MoE Inference on NVIDIA Blackwell", "DualPipe from Scratch", 25, []string{"DualPipe", "DeepSeek", "MoE"}},
-		// 36: its score is what it was with overlap's own tokenizer (0.139),
-		// but C++ is now the index's term cpp, which lifts the two
-		// torch.compile talks' pair above it.
-		{"CUDA Graph capture and the C++ wrapper", "Modern GPUs are fast enough that CPU kernel launch overhead", "Accelerating PyTorch Models With Torch.compile's C++ Wrapper", 36, []string{"CPU", "overhead", "CUDA Graph"}},
+		// 36 with the index's terms alone (C++ is now the index's term cpp,
+		// which lifts the two torch.compile talks' pair above it); the
+		// generic-term discount brings it back to 31.
+		{"CUDA Graph capture and the C++ wrapper", "Modern GPUs are fast enough that CPU kernel launch overhead", "Accelerating PyTorch Models With Torch.compile's C++ Wrapper", 31, []string{"CPU", "overhead", "CUDA Graph"}},
 		{"multi-turn GRPO and trillion-parameter RL", "From Responses To Trajectories", "This talk will dive into how we implemented and optimized reinforcement learning", 25, []string{"reinforcement learning"}},
-		{"async RL store and trillion-parameter RL", "Asynchronous Reinforcement Learning (AsyncRL)", "This talk will dive into how we implemented and optimized reinforcement learning", 35, []string{"RL"}},
+		{"async RL store and trillion-parameter RL", "Asynchronous Reinforcement Learning (AsyncRL)", "This talk will dive into how we implemented and optimized reinforcement learning", 30, []string{"RL"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,8 +29,11 @@
 //     condition keeps a template filled in for two subjects ("Meet the vLLM
 //     Maintainers", "Meet the Ray Maintainers") out. Other pairs are topical
 //     and score their cosine, halved when one shared term carries nearly all
-//     of it, and scaled down when a talk has fewer than 8 terms (a title
-//     without an abstract).
+//     of it, scaled down when a talk has fewer than 8 terms (a title
+//     without an abstract), and to 0.6 when 90% of it comes from terms in
+//     8% of the talks or more (generic.go: vLLM, LLM, CPU on the seeds). A
+//     topical pair of one kind by the same speaker (speaker code, or the
+//     name folded) reaching cosine 0.3 is a resubmission (speakers.go).
 //  4. Report. The best pairs (at most MaxPairs) are explained: their most
 //     distinctive shared terms, shown as the talks write them, and for each
 //     talk the sentences that carry most of them, HTML-escaped with the

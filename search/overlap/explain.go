@@ -216,10 +216,12 @@ func (d *detector) reportPair(p pairInfo) Pair {
 	if p.kind == KindDuplicate {
 		jac = 1
 	}
-	return Pair{
+	out := Pair{
 		A: a.ID, B: b.ID, TitleA: a.Title, TitleB: b.Title,
 		Score: round(p.score), Kind: p.kind, Resemblance: round(jac),
 		SharedTerms: terms,
 		Passages:    Passages{A: d.passages(p.i, weight, marked), B: d.passages(p.j, weight, marked)},
 	}
+	d.decorate(&out, p)
+	return out
 }

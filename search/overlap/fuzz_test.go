@@ -8,13 +8,16 @@ import (
 	"testing"
 )
 
-// FuzzReadSubmissions feeds the submissions parser arbitrary files under a
-// .csv, a .jsonl or an extension-less name (format sniffed). Whatever the
-// input, it must not panic; every talk it returns must be usable (id,
-// title and abstract set, ids unique, since overlap reports refer to talks
-// by id) and every rejected row must point at a line of the file.
+// FuzzReadSubmissions feeds the submissions reader arbitrary files under
+// the extension of every format (.csv, .jsonl, .json, .xml, .ics) or none
+// (format sniffed): a reader registered later (RegisterFormat) is fuzzed by
+// the same target. Whatever the input, it must not panic; every talk it
+// returns must be usable (id, title and abstract set, ids unique, since
+// overlap reports refer to talks by id), every noted row must point at a
+// line of the file, and the counts must add up to the rows. Rows are
+// bounded at 256 bytes so that the too-long path is reached too.
 func FuzzReadSubmissions(f *testing.F) {
-	for _, name := range []string{"submissions.csv", "submissions.jsonl", "bad-rows.csv", "bad-rows.jsonl"} {
+	for _, name := range []string{"submissions.csv", "submissions.jsonl", "bad-rows.csv", "bad-rows.jsonl", "unclosed-quote.csv", "pretalx-submissions.json"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
@@ -32,13 +35,11 @@ func FuzzReadSubmissions(f *testing.F) {
 		if ext != "" {
 			name += "." + ext
 		}
-		talks, bad, err := ReadSubmissions(name, bytes.NewReader(data))
+		imp, err := ReadSubmissions(name, bytes.NewReader(data), ReadOptions{MaxRowBytes: 256})
 		if err != nil {
-			if len(talks) != 0 || len(bad) != 0 {
-				t.Fatalf("error %v with %d talks and %d row errors", err, len(talks), len(bad))
-			}
 			return
 		}
+		talks, bad := imp.Talks, imp.Notes
 		lines := bytes.Count(data, []byte("\n")) + 1
 		seen := map[string]bool{}
 		for _, tk := range talks {
@@ -49,6 +50,10 @@ func FuzzReadSubmissions(f *testing.F) {
 				t.Fatalf("id %q returned twice", tk.ID)
 			}
 			seen[tk.ID] = true
+		}
+		sum := imp.Summary
+		if sum.Rows != sum.Kept+sum.Merged+sum.Skipped || sum.Kept != len(talks) {
+			t.Fatalf("summary %+v for %d talks", sum, len(talks))
 		}
 		for _, re := range bad {
 			if re.Line < 1 || re.Line > lines {

@@ -19,11 +19,11 @@ func readFile(t *testing.T, name string) ([]index.Talk, []RowError) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	talks, bad, err := ReadSubmissions(name, f)
+	imp, err := ReadSubmissions(name, f, ReadOptions{Location: time.UTC})
 	if err != nil {
 		t.Fatalf("ReadSubmissions(%s): %v", name, err)
 	}
-	return talks, bad
+	return imp.Talks, imp.Notes
 }
 
 // The two example files hold the same submissions, in CSV and JSON Lines.
@@ -41,7 +41,7 @@ func TestReadSubmissionsExamples(t *testing.T) {
 	want := index.Talk{
 		ID: "s01", Title: "Scaling RL Post-Training With Monarch Actors",
 		Speakers: []index.Speaker{{Name: "Ada Lovelace", Affiliation: "Analytical Engines"}, {Name: "Charles Babbage"}},
-		Track:    "Post-Training", Level: "Intermediate", Room: "Room A", Start: &start, End: &end,
+		Track:    "Post-Training", Level: "Intermediate", Room: "Room A", Start: &start, End: &end, TimeZone: "UTC",
 		Kind: index.KindTalk, Scheduled: true, Sources: []string{"submissions.csv"},
 	}
 	got := csvTalks[0]
@@ -81,22 +81,22 @@ func TestReadSubmissionsBadRows(t *testing.T) {
 			file:    "testdata/bad-rows.csv",
 			wantIDs: []string{"b1", "b7", "derived-id-"},
 			wantBad: []RowError{
-				{3, "abstract is empty"},
-				{4, `start: "tomorrow" is not a time like 2026-04-08T10:05:00+02:00 or 2026-04-08 10:05`},
-				{5, "end 2026-04-08 10:30 is before start 2026-04-08 11:00"},
-				{6, `id "b1" is already used on line 2`},
-				{7, "has 3 fields, the header has 5"},
-				{10, `malformed csv: bare " in non-quoted-field`},
+				{File: "bad-rows.csv", Line: 3, Action: ActionSkipped, Reason: "abstract is empty"},
+				{File: "bad-rows.csv", Line: 4, Action: ActionSkipped, Reason: `start: "tomorrow" is not a time like 2026-04-08T10:05:00+02:00 or 2026-04-08 10:05`},
+				{File: "bad-rows.csv", Line: 5, Action: ActionSkipped, Reason: "end 2026-04-08 10:30 is before start 2026-04-08 11:00"},
+				{File: "bad-rows.csv", Line: 6, Action: ActionSkipped, Reason: `id "b1" is already used on line 2`},
+				{File: "bad-rows.csv", Line: 7, Action: ActionSkipped, Reason: "has 3 fields, the header has 5"},
+				{File: "bad-rows.csv", Line: 10, Action: ActionSkipped, Reason: `malformed csv: bare " in non-quoted-field`},
 			},
 		},
 		{
 			file:    "testdata/bad-rows.jsonl",
 			wantIDs: []string{"j1", "5"},
 			wantBad: []RowError{
-				{2, "invalid JSON: unexpected end of JSON input"},
-				{3, "title is empty"},
-				{4, "speakers must be a string or a list of {name, affiliation}: json: cannot unmarshal number into Go value of type []index.Speaker"},
-				{7, `unknown kind "workshop"`},
+				{File: "bad-rows.jsonl", Line: 2, Action: ActionSkipped, Reason: "invalid JSON: unexpected end of JSON input"},
+				{File: "bad-rows.jsonl", Line: 3, Action: ActionSkipped, Reason: "title is empty"},
+				{File: "bad-rows.jsonl", Line: 4, Action: ActionSkipped, Reason: "speakers must be a string or a list of {name, affiliation}: json: cannot unmarshal number into Go value of type []index.Speaker"},
+				{File: "bad-rows.jsonl", Line: 7, Action: ActionSkipped, Reason: `unknown kind "seminar" (kinds: keynote, talk, lightning, workshop, panel, bof, meet, poster, sponsor, break, other)`},
 			},
 		},
 	}
@@ -133,11 +133,11 @@ func TestReadSubmissionsFormat(t *testing.T) {
 		{"export.txt", "title,abstract\nSniffed CSV,A\n", []string{"Sniffed CSV"}, ""},
 		{"Talks.CSV", "Title , ABSTRACT,extra\nCase,A,ignored\n", []string{"Case"}, ""},
 		{"talks.csv", "id,title\nx,T\n", nil, `read talks.csv: csv header has no "abstract" column`},
-		{"talks.csv", "", nil, "read talks.csv: csv header: EOF"},
+		{"talks.csv", "", nil, "read talks.csv: the file has no header row"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			talks, _, err := ReadSubmissions(tt.name, strings.NewReader(tt.data))
+			imp, err := ReadSubmissions(tt.name, strings.NewReader(tt.data), ReadOptions{})
 			if tt.wantErr != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want %q", err, tt.wantErr)
@@ -148,7 +148,7 @@ func TestReadSubmissionsFormat(t *testing.T) {
 				t.Fatal(err)
 			}
 			var titles []string
-			for _, tk := range talks {
+			for _, tk := range imp.Talks {
 				titles = append(titles, tk.Title)
 			}
 			if diff := cmp.Diff(tt.want, titles); diff != "" {
@@ -223,12 +223,12 @@ func TestDetectExampleSubmissions(t *testing.T) {
 func TestReadSubmissionsDerivedIDsUnique(t *testing.T) {
 	derived := ingest.TalkID("A", ingest.AbstractIdentity("A\nB"))
 	in := "id,title,abstract\n" + derived + "-l4,C,D\n,A,B\n,A,B\n"
-	talks, bad, err := ReadSubmissions("f.csv", strings.NewReader(in))
-	if err != nil || len(bad) != 0 {
-		t.Fatalf("err %v, bad %v", err, bad)
+	imp, err := ReadSubmissions("f.csv", strings.NewReader(in), ReadOptions{})
+	if err != nil || len(imp.Notes) != 1 || imp.Notes[0].Action != ActionRepaired {
+		t.Fatalf("err %v, notes %v", err, imp)
 	}
 	var got []string
-	for _, tk := range talks {
+	for _, tk := range imp.Talks {
 		got = append(got, tk.ID)
 	}
 	want := []string{derived + "-l4", derived, derived + "-l4-2"}

@@ -10,6 +10,9 @@ const (
 	KindDuplicate     = "duplicate"      // the same text (merged at ingest, or identical submissions)
 	KindNearDuplicate = "near-duplicate" // the same text, edited
 	KindTopical       = "topical"        // different texts about the same thing
+	// KindResubmission is a reworded text by the same speaker: the same
+	// proposal submitted again.
+	KindResubmission = "resubmission"
 )
 
 // Thresholds used when Options leave them at zero. They were chosen on the
@@ -55,9 +58,25 @@ type Report struct {
 	// Merged are the exact duplicates ingestion already folded into one talk
 	// (a talk found in several dumps), with the dumps it came from.
 	Merged []Merged
-	// Skipped are the rows of an imported submissions file that could not
-	// be used; set by the importer's caller, empty for the seeds.
+	// Skipped are the rows of imported submissions files that were
+	// skipped, merged or repaired, and Files the counts per file; set by
+	// the importer's caller, empty for the seeds.
 	Skipped []RowError
+	Files   []Summary
+	// Conflicts are the schedule's problems: a speaker in two overlapping
+	// slots, two talks of one track at once, similar talks in parallel.
+	Conflicts []Conflict
+	// MoreConflicts is how many conflicts MaxPairs left out (the last
+	// kinds: similar talks first, then tracks).
+	MoreConflicts int
+	// Resubmissions are talks of one conference that come back at a later
+	// one (same or edited abstract, new title, same speaker), latest
+	// first; empty with one conference loaded.
+	Resubmissions []Resubmission
+	// MoreResubmissions is how many MaxPairs left out.
+	MoreResubmissions int
+	// similar answers Talk; nil for a report not made by Detect.
+	similar *similarIndex
 }
 
 // Pair is two talks that overlap, and why.
@@ -72,6 +91,19 @@ type Pair struct {
 	// show the pair without looking the ids up.
 	TitleA string
 	TitleB string
+	// SharedSpeakers are the speakers on both submissions: with similar
+	// texts, the evidence of a resubmission.
+	SharedSpeakers []string
+	// Speakers, rooms and starts of both talks, for the pair cards.
+	SpeakersA []string
+	SpeakersB []string
+	RoomA     string
+	RoomB     string
+	StartA    *time.Time
+	StartB    *time.Time
+	// ConferenceA and ConferenceB are the talks' conference ids.
+	ConferenceA string
+	ConferenceB string
 	// Resemblance is the share of word 3-grams the two texts have in common
 	// (Jaccard, 0..1): near 1 means the same text, edited.
 	Resemblance float64
@@ -112,10 +144,17 @@ type Merged struct {
 	Sources []string
 }
 
-// RowError is one row of a submissions file that was not used, and why.
+// RowError is one row of a submissions file that was skipped, merged or
+// repaired, and why.
 type RowError struct {
-	Line   int // 1-based line of the file where the row starts
+	File string
+	// Line is the 1-based line of the file where the row starts; for a
+	// document read whole, the submission's position in it.
+	Line   int
+	Action string // ActionSkipped, ActionRepaired or ActionMerged
 	Reason string
 }
 
-func (e RowError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Reason) }
+func (e RowError) Error() string {
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Action, e.Reason)
+}
