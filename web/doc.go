@@ -3,7 +3,10 @@
 // enhanced by one small embedded script), and the JSON API behind them.
 //
 // The package depends only on the Searcher interface, so its tests run
-// against a fake; it never imports Bleve. Every route is listed in
+// against a fake, which passes the same contract table as the engine
+// (contract_test.go); it never imports Bleve. It owns the API's JSON: the
+// documents and their encoder are in apidoc.go, and the CLI's --json
+// prints them too. Every route is listed in
 // routes.go, every error is mapped to an HTTP status in errors.go, and the
 // middleware (request ids, access log, panic recovery, security headers,
 // request bounds) is in middleware.go.

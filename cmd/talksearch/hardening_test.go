@@ -417,7 +417,10 @@ func TestSIGHUPDuringStartup(t *testing.T) {
 func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 	dir := slowSeeds(t)
 	const token = "in-flight-token"
-	s := serveSeeds(t, nil, "--seeds", dir, "--reload-token", token)
+	// The shutdown waits for the reload in flight: give it longer than the
+	// slowest build (a loaded machine with -race takes 15 s), since the
+	// test is about waiting, not about the timeout.
+	s := serveSeeds(t, nil, "--seeds", dir, "--reload-token", token, "--shutdown-timeout", "2m")
 	addr := strings.TrimPrefix(s.url, "http://")
 
 	type answer struct {
