@@ -16,7 +16,8 @@ import (
 // MaxFileSize bounds one source file. The largest real export we know
 // (FOSDEM 2025, 1,105 talks) is 2.5 MB; 64 MiB is twenty times the largest
 // conference and keeps a mistaken path (a video, a dump of a database) from
-// being read into memory.
+// being read into memory. JSON Lines, read a line at a time, may be
+// larger (MaxJSONLinesSize).
 const MaxFileSize = 64 << 20
 
 // detectBytes is how much of a file Detect sees.

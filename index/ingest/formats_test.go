@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -618,5 +619,37 @@ func TestPretalxStates(t *testing.T) {
 	if len(talks) != 1 || talks[0].Title != "Kept" || talks[0].Scheduled || talks[0].Kind != index.KindTalk ||
 		talks[0].Conference.ID != "pycon-de-2025" || talks[0].Speakers != nil {
 		t.Errorf("talks %+v", talks)
+	}
+}
+
+// TestLargeJSONLinesStream: a JSON Lines file over MaxFileSize (the 100k
+// benchmark corpus is 130 MB) is read a line at a time; any other large
+// file is refused. Two talks of one file never merge, whatever the sources
+// they were exported with.
+func TestLargeJSONLinesStream(t *testing.T) {
+	lines := `{"id":"syn1","title":"Same","start":"2026-04-01T10:00:00+02:00","kind":"talk","sources":["synthetic"]}
+{"id":"syn2","title":"Same","start":"2026-04-01T10:00:00+02:00","kind":"talk","sources":["synthetic"]}
+`
+	open := func(s string) func() (io.ReadCloser, error) {
+		return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(s)), nil }
+	}
+	noRead := func() ([]byte, error) { t.Fatal("a large file was read whole"); return nil, nil }
+	c, err := load([]input{
+		{name: "big.jsonl", size: MaxFileSize + 1, open: open(lines), read: noRead},
+		{name: "big.xml", size: MaxFileSize + 1, open: open("<schedule/>"), read: noRead},
+	}, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Talks) != 2 || c.Report.Merged != 0 || c.Report.PerFile[0].Kind != "jsonl" || c.Report.PerFile[1].Kind != FileSkipped {
+		t.Errorf("%d talks, %d merged, per file %+v", len(c.Talks), c.Report.Merged, c.Report.PerFile)
+	}
+	if len(c.Report.Warnings) != 1 || c.Report.Warnings[0].File != "big.xml" {
+		t.Errorf("warnings %v, want big.xml refused", c.Report.Warnings)
+	}
+	long := `{"title":"` + strings.Repeat("x", MaxLineSize) + `"}` + "\n"
+	_, _, err = ReadFile("long.jsonl", []byte(`{"title":"ok"}`+"\n"+long), Options{})
+	if err == nil || !strings.Contains(err.Error(), "line 2: a line longer than 4 MiB") {
+		t.Errorf("long line: %v", err)
 	}
 }
