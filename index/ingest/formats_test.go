@@ -653,3 +653,35 @@ func TestLargeJSONLinesStream(t *testing.T) {
 		t.Errorf("long line: %v", err)
 	}
 }
+
+// TestMergedAcrossFormatsIDs: a session read from a schedule and from its
+// iCalendar export takes its id and conference name from the schedule,
+// whatever the files are called.
+func TestMergedAcrossFormatsIDs(t *testing.T) {
+	xml := `<schedule><conference><acronym>devconf-2024</acronym><title>DevConf 2024</title><time_zone_name>Europe/Prague</time_zone_name></conference>
+<day date="2024-06-13"><room name="A"><event id="42"><date>2024-06-13T10:00:00+02:00</date><duration>00:30</duration><room>A</room><title>Kernel news</title><type>talk</type></event>
+<event id="43"><date>2024-06-13T11:00:00+02:00</date><duration>00:30</duration><room>A</room><title>Only in XML</title></event></room></day></schedule>`
+	ics := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-WR-TIMEZONE:Europe/Prague\r\nBEGIN:VEVENT\r\nUID:42@devconf\r\nDTSTART:20240613T100000\r\nDTEND:20240613T103000\r\n" +
+		"SUMMARY:Kernel News\r\nURL:https://example.org/42\r\nATTENDEE;CN=\"Jan Novak\":invalid:nomail\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	for _, names := range [][2]string{{"a.xml", "devconf-2024.ics"}, {"z.xml", "devconf-2024.ics"}} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, names[0]), []byte(xml), 0o644)
+		os.WriteFile(filepath.Join(dir, names[1]), []byte(ics), 0o644)
+		c, err := LoadPaths([]string{dir}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Talks) != 2 || c.Report.Merged != 1 {
+			t.Fatalf("%v: %d talks, %d merged", names, len(c.Talks), c.Report.Merged)
+		}
+		k := c.Talks[0]
+		want := index.Conference{ID: "devconf-2024", Name: "DevConf 2024"}
+		if k.Title != "Kernel news" || k.SourceID != "42" || k.Conference != want || c.Talks[1].Conference != want ||
+			k.URL != "https://example.org/42" || len(k.Speakers) != 1 || len(k.Sources) != 2 {
+			t.Errorf("%v: merged talk %+v", names, k)
+		}
+		if k.ID != "kernel-news-"+k.ID[len(k.ID)-6:] || k.ID != structuredID(&index.Talk{Title: "Kernel news", SourceID: "42", Conference: want}) {
+			t.Errorf("%v: id %s, want the XML event's", names, k.ID)
+		}
+	}
+}
