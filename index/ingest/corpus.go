@@ -127,7 +127,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			continue
 		}
 		if f := Detect(data); f != nil {
-			talks, warns, err := f.Read(in.name, data, opt)
+			talks, warns, err := f.Read(in.name, withoutBOM(data), opt)
 			r.Warnings = append(r.Warnings, warns...)
 			if err != nil {
 				r.Warnings = append(r.Warnings, fileError(in.name, f.Name(), err))

@@ -85,7 +85,7 @@ func ReadFile(name string, data []byte, opt Options) ([]index.Talk, []Warning, e
 		return nil, nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
 	}
 	if f := Detect(data); f != nil {
-		talks, warns, err := f.Read(name, data, opt)
+		talks, warns, err := f.Read(name, withoutBOM(data), opt)
 		if err != nil {
 			return nil, warns, fmt.Errorf("%s: %s: %w", name, f.Name(), err)
 		}
@@ -115,6 +115,10 @@ func looksStructured(data []byte) string {
 	}
 	return ""
 }
+
+// withoutBOM drops a UTF-8 byte order mark, which Windows editors write
+// and JSON decoders refuse.
+func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) }
 
 func hasPrefixFold(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && strings.EqualFold(string(b[:len(prefix)]), prefix)

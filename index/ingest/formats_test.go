@@ -685,3 +685,19 @@ func TestMergedAcrossFormatsIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestByteOrderMark: a UTF-8 BOM before any format is read past.
+func TestByteOrderMark(t *testing.T) {
+	for _, d := range []string{
+		"\xef\xbb\xbf<?xml version=\"1.0\"?><schedule><day date=\"2025-01-01\"><room><event id=\"1\"><title>T</title></event></room></day></schedule>",
+		"\xef\xbb\xbf{\"schedule\":{\"conference\":{\"days\":[{\"rooms\":{\"A\":[{\"id\":1,\"title\":\"T\"}]}}]}}}",
+		"\xef\xbb\xbf{\"results\":[{\"code\":\"A\",\"title\":\"T\"}]}",
+		"\xef\xbb\xbf{\"title\":\"T\"}\n",
+		"\xef\xbb\xbfBEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:T\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+	} {
+		talks, warns, err := ReadFile("f", []byte(d), Options{})
+		if err != nil || len(warns) != 0 || len(talks) != 1 || talks[0].Title != "T" {
+			t.Errorf("%q: %v %v %v", d[3:20], talks, warns, err)
+		}
+	}
+}

@@ -100,6 +100,9 @@ func (jsonLines) readFrom(file string, r io.Reader, opt Options) ([]index.Talk, 
 	for sc.Scan() {
 		line++
 		raw := bytes.TrimSpace(sc.Bytes())
+		if line == 1 {
+			raw = withoutBOM(raw)
+		}
 		if len(raw) == 0 {
 			continue
 		}
