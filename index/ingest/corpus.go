@@ -91,6 +91,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 	var dumps []*AbstractDump
 	var dumpNames []string
 	st := newStructured()
+	var read []fileTalks
 	for i, in := range inputs {
 		fst := &r.PerFile[i]
 		*fst = FileStats{File: in.name, Kind: FileSkipped}
@@ -99,7 +100,21 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			continue
 		}
 		if in.size > MaxFileSize {
-			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("%d bytes: over the %d MiB limit of a seed file, not read", in.size, MaxFileSize>>20)})
+			// JSON Lines are read a line at a time, so a benchmark corpus
+			// of 100k talks (130 MB) need not fit the limit; nothing else
+			// is read past it.
+			talks, warns, ok, err := streamJSONLines(in, opt)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("%d bytes: over the %d MiB limit of a seed file, not read", in.size, MaxFileSize>>20)})
+				continue
+			}
+			r.Files++
+			r.Warnings = append(r.Warnings, warns...)
+			fst.Kind, fst.Read = jsonLines{}.Name(), len(talks)
+			read = append(read, fileTalks{jsonLines{}.Name(), in.name, talks})
 			continue
 		}
 		data, err := in.read()
@@ -112,7 +127,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			continue
 		}
 		if f := Detect(data); f != nil {
-			talks, warns, err := f.Read(in.name, data, opt)
+			talks, warns, err := f.Read(in.name, withoutBOM(data), opt)
 			r.Warnings = append(r.Warnings, warns...)
 			if err != nil {
 				r.Warnings = append(r.Warnings, fileError(in.name, f.Name(), err))
@@ -120,9 +135,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			}
 			fst.Kind = f.Name()
 			fst.Read = len(talks)
-			for _, t := range talks {
-				st.add(t, in.name)
-			}
+			read = append(read, fileTalks{f.Name(), in.name, talks})
 			continue
 		}
 		if what := looksStructured(data); what != "" {
@@ -155,6 +168,16 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			dumpNames = append(dumpNames, in.name)
 		}
 	}
+	// The file a merged session is first read from gives its id and
+	// fields: a schedule before an API page, an iCalendar export or a JSON
+	// Lines copy, whatever the names of the files.
+	sort.SliceStable(read, func(i, j int) bool { return formatRank[read[i].format] < formatRank[read[j].format] })
+	for _, f := range read {
+		for _, t := range f.talks {
+			st.add(t, f.file)
+		}
+	}
+
 	m := newMerger()
 	if len(dumps) > 0 {
 		var all []string
@@ -226,6 +249,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 		}
 	}
 	c.Talks, r.Warnings = uniqueIDs(c.Talks, r.Warnings)
+	nameConferences(c.Talks)
 	for _, t := range c.Talks {
 		if !t.Scheduled {
 			r.Unscheduled++
@@ -250,6 +274,31 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 	r.Merges = append(m.merges, st.merges...)
 	r.Merged = len(r.Merges)
 	return c, nil
+}
+
+// fileTalks are the talks read from one structured file.
+type fileTalks struct {
+	format, file string
+	talks        []index.Talk
+}
+
+// formatRank orders the formats a session may be read from twice.
+var formatRank = map[string]int{"frab-xml": 0, "frab-json": 0, "pretalx": 1, "ical": 2, "jsonl": 3}
+
+// nameConferences gives every talk of a conference the same name: the one
+// a source states ("FOSDEM 2015" from the XML) rather than one made from a
+// file name ("fosdem-2015" from fosdem-2015.ical), else the first.
+func nameConferences(talks []index.Talk) {
+	best := map[string]string{}
+	for _, t := range talks {
+		id, name := t.Conference.ID, t.Conference.Name
+		if cur, ok := best[id]; !ok || (cur == id && name != id) {
+			best[id] = name
+		}
+	}
+	for i := range talks {
+		talks[i].Conference.Name = best[talks[i].Conference.ID]
+	}
 }
 
 // fileError is the warning for a file that a reader could not read at all.

@@ -16,7 +16,8 @@ import (
 // MaxFileSize bounds one source file. The largest real export we know
 // (FOSDEM 2025, 1,105 talks) is 2.5 MB; 64 MiB is twenty times the largest
 // conference and keeps a mistaken path (a video, a dump of a database) from
-// being read into memory.
+// being read into memory. JSON Lines, read a line at a time, may be
+// larger (MaxJSONLinesSize).
 const MaxFileSize = 64 << 20
 
 // detectBytes is how much of a file Detect sees.
@@ -84,7 +85,7 @@ func ReadFile(name string, data []byte, opt Options) ([]index.Talk, []Warning, e
 		return nil, nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
 	}
 	if f := Detect(data); f != nil {
-		talks, warns, err := f.Read(name, data, opt)
+		talks, warns, err := f.Read(name, withoutBOM(data), opt)
 		if err != nil {
 			return nil, warns, fmt.Errorf("%s: %s: %w", name, f.Name(), err)
 		}
@@ -114,6 +115,10 @@ func looksStructured(data []byte) string {
 	}
 	return ""
 }
+
+// withoutBOM drops a UTF-8 byte order mark, which Windows editors write
+// and JSON decoders refuse.
+func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) }
 
 func hasPrefixFold(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && strings.EqualFold(string(b[:len(prefix)]), prefix)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -618,5 +619,85 @@ func TestPretalxStates(t *testing.T) {
 	if len(talks) != 1 || talks[0].Title != "Kept" || talks[0].Scheduled || talks[0].Kind != index.KindTalk ||
 		talks[0].Conference.ID != "pycon-de-2025" || talks[0].Speakers != nil {
 		t.Errorf("talks %+v", talks)
+	}
+}
+
+// TestLargeJSONLinesStream: a JSON Lines file over MaxFileSize (the 100k
+// benchmark corpus is 130 MB) is read a line at a time; any other large
+// file is refused. Two talks of one file never merge, whatever the sources
+// they were exported with.
+func TestLargeJSONLinesStream(t *testing.T) {
+	lines := `{"id":"syn1","title":"Same","start":"2026-04-01T10:00:00+02:00","kind":"talk","sources":["synthetic"]}
+{"id":"syn2","title":"Same","start":"2026-04-01T10:00:00+02:00","kind":"talk","sources":["synthetic"]}
+`
+	open := func(s string) func() (io.ReadCloser, error) {
+		return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(s)), nil }
+	}
+	noRead := func() ([]byte, error) { t.Fatal("a large file was read whole"); return nil, nil }
+	c, err := load([]input{
+		{name: "big.jsonl", size: MaxFileSize + 1, open: open(lines), read: noRead},
+		{name: "big.xml", size: MaxFileSize + 1, open: open("<schedule/>"), read: noRead},
+	}, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Talks) != 2 || c.Report.Merged != 0 || c.Report.PerFile[0].Kind != "jsonl" || c.Report.PerFile[1].Kind != FileSkipped {
+		t.Errorf("%d talks, %d merged, per file %+v", len(c.Talks), c.Report.Merged, c.Report.PerFile)
+	}
+	if len(c.Report.Warnings) != 1 || c.Report.Warnings[0].File != "big.xml" {
+		t.Errorf("warnings %v, want big.xml refused", c.Report.Warnings)
+	}
+	long := `{"title":"` + strings.Repeat("x", MaxLineSize) + `"}` + "\n"
+	_, _, err = ReadFile("long.jsonl", []byte(`{"title":"ok"}`+"\n"+long), Options{})
+	if err == nil || !strings.Contains(err.Error(), "line 2: a line longer than 4 MiB") {
+		t.Errorf("long line: %v", err)
+	}
+}
+
+// TestMergedAcrossFormatsIDs: a session read from a schedule and from its
+// iCalendar export takes its id and conference name from the schedule,
+// whatever the files are called.
+func TestMergedAcrossFormatsIDs(t *testing.T) {
+	xml := `<schedule><conference><acronym>devconf-2024</acronym><title>DevConf 2024</title><time_zone_name>Europe/Prague</time_zone_name></conference>
+<day date="2024-06-13"><room name="A"><event id="42"><date>2024-06-13T10:00:00+02:00</date><duration>00:30</duration><room>A</room><title>Kernel news</title><type>talk</type></event>
+<event id="43"><date>2024-06-13T11:00:00+02:00</date><duration>00:30</duration><room>A</room><title>Only in XML</title></event></room></day></schedule>`
+	ics := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-WR-TIMEZONE:Europe/Prague\r\nBEGIN:VEVENT\r\nUID:42@devconf\r\nDTSTART:20240613T100000\r\nDTEND:20240613T103000\r\n" +
+		"SUMMARY:Kernel News\r\nURL:https://example.org/42\r\nATTENDEE;CN=\"Jan Novak\":invalid:nomail\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	for _, names := range [][2]string{{"a.xml", "devconf-2024.ics"}, {"z.xml", "devconf-2024.ics"}} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, names[0]), []byte(xml), 0o644)
+		os.WriteFile(filepath.Join(dir, names[1]), []byte(ics), 0o644)
+		c, err := LoadPaths([]string{dir}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Talks) != 2 || c.Report.Merged != 1 {
+			t.Fatalf("%v: %d talks, %d merged", names, len(c.Talks), c.Report.Merged)
+		}
+		k := c.Talks[0]
+		want := index.Conference{ID: "devconf-2024", Name: "DevConf 2024"}
+		if k.Title != "Kernel news" || k.SourceID != "42" || k.Conference != want || c.Talks[1].Conference != want ||
+			k.URL != "https://example.org/42" || len(k.Speakers) != 1 || len(k.Sources) != 2 {
+			t.Errorf("%v: merged talk %+v", names, k)
+		}
+		if k.ID != "kernel-news-"+k.ID[len(k.ID)-6:] || k.ID != structuredID(&index.Talk{Title: "Kernel news", SourceID: "42", Conference: want}) {
+			t.Errorf("%v: id %s, want the XML event's", names, k.ID)
+		}
+	}
+}
+
+// TestByteOrderMark: a UTF-8 BOM before any format is read past.
+func TestByteOrderMark(t *testing.T) {
+	for _, d := range []string{
+		"\xef\xbb\xbf<?xml version=\"1.0\"?><schedule><day date=\"2025-01-01\"><room><event id=\"1\"><title>T</title></event></room></day></schedule>",
+		"\xef\xbb\xbf{\"schedule\":{\"conference\":{\"days\":[{\"rooms\":{\"A\":[{\"id\":1,\"title\":\"T\"}]}}]}}}",
+		"\xef\xbb\xbf{\"results\":[{\"code\":\"A\",\"title\":\"T\"}]}",
+		"\xef\xbb\xbf{\"title\":\"T\"}\n",
+		"\xef\xbb\xbfBEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:T\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+	} {
+		talks, warns, err := ReadFile("f", []byte(d), Options{})
+		if err != nil || len(warns) != 0 || len(talks) != 1 || talks[0].Title != "T" {
+			t.Errorf("%q: %v %v %v", d[3:20], talks, warns, err)
+		}
 	}
 }

@@ -1,9 +1,12 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -46,7 +49,43 @@ type jsonlTalk struct {
 	Scheduled *bool `json:"scheduled"`
 }
 
-func (jsonLines) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+// MaxLineSize bounds one line of a JSON Lines file: a talk with a long
+// abstract is a few KiB.
+const MaxLineSize = 4 << 20
+
+// MaxJSONLinesSize bounds a JSON Lines file, read a line at a time: ten
+// times the 100k-talk benchmark corpus.
+const MaxJSONLinesSize = 2 << 30
+
+func (j jsonLines) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+	return j.readFrom(file, bytes.NewReader(data), opt)
+}
+
+// streamJSONLines reads a file over MaxFileSize if it is JSON Lines; ok is
+// false when it is not (the caller refuses it).
+func streamJSONLines(in input, opt Options) (talks []index.Talk, warns []Warning, ok bool, err error) {
+	if in.open == nil || in.size > MaxJSONLinesSize {
+		return nil, nil, false, nil
+	}
+	f, err := in.open()
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("read seed %s: %w", in.name, err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, detectBytes)
+	head, _ := br.Peek(detectBytes)
+	if !(jsonLines{}).Detect(trimHead(head)) {
+		return nil, nil, false, nil
+	}
+	talks, warns, err = jsonLines{}.readFrom(in.name, br, opt)
+	if err != nil {
+		warns = append(warns, fileError(in.name, "jsonl", err))
+		return nil, warns, true, nil
+	}
+	return talks, warns, true, nil
+}
+
+func (jsonLines) readFrom(file string, r io.Reader, opt Options) ([]index.Talk, []Warning, error) {
 	var (
 		talks []index.Talk
 		warns []Warning
@@ -55,9 +94,15 @@ func (jsonLines) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 	warn := func(line int, format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
-	for n, raw := range bytes.Split(data, []byte("\n")) {
-		line := n + 1
-		raw = bytes.TrimSpace(raw)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLineSize)
+	line := 0
+	for sc.Scan() {
+		line++
+		raw := bytes.TrimSpace(sc.Bytes())
+		if line == 1 {
+			raw = withoutBOM(raw)
+		}
 		if len(raw) == 0 {
 			continue
 		}
@@ -117,6 +162,12 @@ func (jsonLines) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		}
 		seen[t.ID] = line
 		talks = append(talks, t)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("a line longer than %d MiB", MaxLineSize>>20)
+		}
+		return nil, warns, fmt.Errorf("line %d: %w", line+1, err)
 	}
 	return talks, warns, nil
 }

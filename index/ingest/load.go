@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ type input struct {
 	size int64
 	skip bool // documentation beside the seeds (README, LICENSE, *.md): listed, not read
 	read func() ([]byte, error)
+	open func() (io.ReadCloser, error) // for streaming large JSON Lines
 }
 
 // isDocumentation: the files that sit beside data in a folder and are no
@@ -59,7 +61,8 @@ func LoadFS(fsys fs.FS, opt Options) (*Corpus, error) {
 			continue
 		}
 		inputs = append(inputs, input{name: name, size: info.Size(), skip: isDocumentation(name),
-			read: func() ([]byte, error) { return fs.ReadFile(fsys, name) }})
+			read: func() ([]byte, error) { return fs.ReadFile(fsys, name) },
+			open: func() (io.ReadCloser, error) { return fsys.Open(name) }})
 	}
 	return load(inputs, opt, warns)
 }
@@ -81,7 +84,8 @@ func LoadPaths(paths []string, opt Options) (*Corpus, error) {
 		}
 		seen[p] = true
 		fullPaths = append(fullPaths, p)
-		inputs = append(inputs, input{size: info.Size(), read: func() ([]byte, error) { return os.ReadFile(p) }})
+		inputs = append(inputs, input{size: info.Size(), read: func() ([]byte, error) { return os.ReadFile(p) },
+			open: func() (io.ReadCloser, error) { return os.Open(p) }})
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)

@@ -23,6 +23,9 @@ type structured struct {
 type sTalk struct {
 	talk      index.Talk
 	firstFile string
+	// files are the files the talk was read from: its Sources, except for
+	// JSON Lines, whose talks keep the sources they were exported with.
+	files []string
 	// merged is the talk's index in the abstract-dump merger, or -1 when
 	// no dumps were loaded.
 	merged int
@@ -44,7 +47,8 @@ func sessionKey(t *index.Talk) string {
 func (s *structured) add(t index.Talk, file string) {
 	s.conferences[t.Conference.ID] = t.Conference
 	key := sessionKey(&t)
-	if k, ok := s.byKey[key]; ok && !k.hasSource(file) {
+	if k, ok := s.byKey[key]; ok && !k.readFrom(file) {
+		k.files = append(k.files, file)
 		k.fill(t)
 		for _, src := range t.Sources {
 			if !k.hasSource(src) {
@@ -54,11 +58,20 @@ func (s *structured) add(t index.Talk, file string) {
 		s.merges = append(s.merges, Merge{TalkID: k.talk.ID, Title: k.talk.Title, File: file})
 		return
 	}
-	k := &sTalk{talk: t, firstFile: file}
+	k := &sTalk{talk: t, firstFile: file, files: []string{file}}
 	s.talks = append(s.talks, k)
 	if _, ok := s.byKey[key]; !ok {
 		s.byKey[key] = k
 	}
+}
+
+func (k *sTalk) readFrom(file string) bool {
+	for _, f := range k.files {
+		if f == file {
+			return true
+		}
+	}
+	return false
 }
 
 func (k *sTalk) hasSource(file string) bool {
