@@ -64,8 +64,8 @@ type termStats struct {
 // wordCacheSize bounds termStats.words: the vocabulary of a conference.
 const wordCacheSize = 50_000
 
-func newTermStats(n int, df map[string]uint64) *termStats {
-	ts := &termStats{n: n, df: df, filler: map[string]bool{}, terms: analysis.NewTerms(), words: newBoundedCache[[]string](wordCacheSize)}
+func newTermStats(n int, df map[string]uint64, terms *analysis.Terms) *termStats {
+	ts := &termStats{n: n, df: df, filler: map[string]bool{}, terms: terms, words: newBoundedCache[[]string](wordCacheSize)}
 	// One word at a time: the analyzer treats a word differently alone
 	// and in a run of stop words.
 	for _, w := range relatedFiller {

@@ -258,7 +258,7 @@ func TestRelatedNeverBreaksOrSelf(t *testing.T) {
 	for _, tk := range c.Talks {
 		kinds[tk.ID] = tk.Kind
 	}
-	filler := newTermStats(0, nil).filler
+	filler := newTermStats(0, nil, analysis.NewTerms()).filler
 	for _, tk := range c.Talks {
 		d, err := e.Talk(context.Background(), tk.ID)
 		if err != nil {

@@ -33,4 +33,4 @@ func (s *snapshot) synonymAlternatives(typed []string, isContent map[string]bool
 
 // newThesaurus is synonyms.NewThesaurus; a variable so that tests can measure
 // the engine without synonyms.
-var newThesaurus = synonyms.NewThesaurus
+var newThesaurus = synonyms.NewThesaurusUsing
