@@ -16,6 +16,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/talksearch/talksearch/index"
+	talkanalysis "github.com/talksearch/talksearch/index/analysis"
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search/overlap"
 	"github.com/talksearch/talksearch/search/synonyms"
@@ -306,8 +307,10 @@ type snapshot struct {
 	// thesaurus expands query words with synonyms and acronyms; nil
 	// means none.
 	thesaurus *synonyms.Thesaurus
-	// analyzer is the title field's: what query words become.
+	// analyzer is the title field's: what query words become. terms share
+	// its stem cache (thesaurus, related talks): one per generation.
 	analyzer analysis.Analyzer
+	terms    *talkanalysis.Terms
 	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers, track, room)
 	stats    *termStats
 	values   map[string][]string // facet name → its known values, sorted
@@ -405,9 +408,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		idx.Close()
 		return nil, fmt.Errorf("no analyzer for field %s", index.FieldTitle)
 	}
+	s.terms = talkanalysis.TermsOf(s.analyzer)
 	s.vocab = newVocabulary(talks)
 	if !o.NoSynonyms {
-		s.thesaurus = synonyms.NewThesaurus(talks)
+		s.thesaurus = synonyms.NewThesaurusUsing(talks, s.terms)
 	}
 	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers, index.FieldTrackText, index.FieldRoomText); err != nil {
 		idx.Close()
@@ -418,7 +422,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		idx.Close()
 		return nil, err
 	}
-	s.stats = newTermStats(len(talks), relatedDF)
+	s.stats = newTermStats(len(talks), relatedDF, s.terms)
 	if len(talks) > o.OnePassMax {
 		if s.scan, err = newScanner(idx, s.byID); err != nil {
 			idx.Close()

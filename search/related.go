@@ -51,8 +51,8 @@ type termStats struct {
 // wordCacheSize bounds termStats.words: the vocabulary of a conference.
 const wordCacheSize = 50_000
 
-func newTermStats(n int, df map[string]uint64) *termStats {
-	return &termStats{n: n, voc: termvec.NewVocab(df), terms: analysis.NewTerms(), words: newBoundedCache[[]string](wordCacheSize)}
+func newTermStats(n int, df map[string]uint64, terms *analysis.Terms) *termStats {
+	return &termStats{n: n, voc: termvec.NewVocab(df), terms: terms, words: newBoundedCache[[]string](wordCacheSize)}
 }
 
 // termVector is a talk's term vector and its distinctive terms.

@@ -32,7 +32,7 @@ import (
 //     to four times that, and each expensive search is charged the time it
 //     took. A client in debt is answered 429 with Retry-After, the seconds
 //     until it is out of debt;
-//   - one of ExpensiveSlots places (half the CPUs, at least one) for
+//   - one of a few places (half the CPUs, at least one) for
 //     expensive searches server-wide, waited for at most ExpensiveWait,
 //     else 429: however many clients send them, the other half of the
 //     machine serves everyone else.

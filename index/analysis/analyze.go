@@ -26,9 +26,22 @@ type Terms struct {
 	key      []analysis.TokenFilter
 }
 
+// TermsOf returns Terms sharing the stem cache of a talk analyzer (one of
+// NewAnalyzer or Bleve's AnalyzerName), so that the parts of one index
+// generation stem each word once; for any other analyzer, NewTerms.
+func TermsOf(a analysis.Analyzer) *Terms {
+	if d, ok := a.(*analysis.DefaultAnalyzer); ok && len(d.TokenFilters) > 0 {
+		if f, ok := d.TokenFilters[len(d.TokenFilters)-1].(snowballFilter); ok {
+			return newTerms(f.stems)
+		}
+	}
+	return NewTerms()
+}
+
 // NewTerms returns Terms with an empty, bounded stem cache.
-func NewTerms() *Terms {
-	stems := newStemCache()
+func NewTerms() *Terms { return newTerms(newStemCache()) }
+
+func newTerms(stems *stemCache) *Terms {
 	return &Terms{
 		analyzer: newAnalyzer(stems),
 		key:      []analysis.TokenFilter{en.NewPossessiveFilter(), normalizeFilter{}, snowballFilter{stems}},

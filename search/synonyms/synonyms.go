@@ -82,6 +82,13 @@ type phraseRef struct {
 
 // NewThesaurus returns the curated synonyms plus those mined from talks.
 func NewThesaurus(talks []index.Talk) *Thesaurus {
+	return NewThesaurusUsing(talks, analysis.NewTerms())
+}
+
+// NewThesaurusUsing is NewThesaurus analysing the query words it expands
+// with terms, whose stem cache an engine shares among the parts of one
+// index generation.
+func NewThesaurusUsing(talks []index.Talk, terms *analysis.Terms) *Thesaurus {
 	b := newThesaurusBuilder()
 	for _, line := range strings.Split(curatedSynonyms, "\n") {
 		line = strings.TrimSpace(line)
@@ -158,7 +165,7 @@ func NewThesaurus(talks []index.Talk) *Thesaurus {
 			}
 		}
 	}
-	return b.build()
+	return b.build(terms)
 }
 
 // Groups returns every synonym group, curated first, then in corpus order.
@@ -283,8 +290,8 @@ func (b *thesaurusBuilder) add(phrases []string, oneWay bool, source string) {
 	}
 }
 
-func (b *thesaurusBuilder) build() *Thesaurus {
-	th := &Thesaurus{byKey: map[string][]phraseRef{}, terms: analysis.NewTerms()}
+func (b *thesaurusBuilder) build(terms *analysis.Terms) *Thesaurus {
+	th := &Thesaurus{byKey: map[string][]phraseRef{}, terms: terms}
 	for _, g := range b.groups {
 		if len(g.Phrases) < 2 {
 			continue
