@@ -69,6 +69,9 @@ type Hit struct {
 type Highlights struct {
 	Title    []string `json:"title"`
 	Abstract []string `json:"abstract"`
+	// Speakers are the speakers with a matched word in their name or
+	// affiliation, each as "Name, Affiliation", in the talk's order.
+	Speakers []string `json:"speakers"`
 }
 
 // Facets counts the talks of a result per track, level and room, each

@@ -88,6 +88,7 @@ func normalizeResult(r *search.Result) *search.Result {
 		h.Speakers = nonNil(h.Speakers)
 		h.Highlights.Title = safeFragments(h.Highlights.Title)
 		h.Highlights.Abstract = safeFragments(h.Highlights.Abstract)
+		h.Highlights.Speakers = safeFragments(h.Highlights.Speakers)
 		out.Hits[i] = h
 	}
 	out.Facets.Track = nonNil(r.Facets.Track)
