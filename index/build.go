@@ -22,15 +22,7 @@ func newDocument(t Talk) map[string]any {
 		d[FieldAbstract] = t.Abstract
 	}
 	if len(t.Speakers) > 0 {
-		names := make([]string, 0, len(t.Speakers))
-		for _, s := range t.Speakers {
-			line := s.Name
-			if s.Affiliation != "" {
-				line += ", " + s.Affiliation
-			}
-			names = append(names, line)
-		}
-		d[FieldSpeakers] = strings.Join(names, "\n")
+		d[FieldSpeakers] = SpeakersText(&t)
 	}
 	if t.Track != "" {
 		d[FieldTrackText] = t.Track
@@ -165,4 +157,18 @@ func indexBatch(idx bleve.Index, talks []Talk, from int) error {
 		return fmt.Errorf("index talks %d to %d: %w", from, from+len(talks)-1, err)
 	}
 	return nil
+}
+
+// SpeakersText is the text of the speakers field: one speaker a line,
+// "Name, Affiliation" (search highlights this same text).
+func SpeakersText(t *Talk) string {
+	names := make([]string, 0, len(t.Speakers))
+	for _, s := range t.Speakers {
+		line := s.Name
+		if s.Affiliation != "" {
+			line += ", " + s.Affiliation
+		}
+		names = append(names, line)
+	}
+	return strings.Join(names, "\n")
 }

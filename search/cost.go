@@ -93,10 +93,20 @@ func (s *snapshot) completions(w string) []alternative {
 	if len([]rune(lw)) < 3 || s.vocab.df[lw] > 0 || !isWord(lw) {
 		return nil
 	}
-	i := sort.SearchStrings(s.vocab.sorted, lw)
-	var cands []string
-	for n := 0; i < len(s.vocab.sorted) && n < completionScan && strings.HasPrefix(s.vocab.sorted[i], lw); i, n = i+1, n+1 {
-		cands = append(cands, s.vocab.sorted[i])
+	cands := s.vocab.withPrefix(lw, func(c string) bool { return strings.HasPrefix(c, lw) })
+	if rw := []rune(lw); len(cands) == 0 && len(rw) >= 4 {
+		// The beginning of a word typed with a slip ("monr" for
+		// Monarch): one edit from the word's first letters.
+		var rows editRows
+		cands = s.vocab.withPrefix(string(rw[:2]), func(c string) bool {
+			rc := s.vocab.runes[c]
+			for k := len(rw) - 1; k <= len(rw)+1 && k <= len(rc); k++ {
+				if rows.distance(rw, rc[:k], 1) <= 1 {
+					return true
+				}
+			}
+			return false
+		})
 	}
 	sort.SliceStable(cands, func(a, b int) bool { return s.vocab.df[cands[a]] > s.vocab.df[cands[b]] })
 	if len(cands) > maxCompletions {
@@ -105,6 +115,19 @@ func (s *snapshot) completions(w string) []alternative {
 	out := make([]alternative, len(cands))
 	for k, c := range cands {
 		out[k] = alternative{text: c, weight: completionWeight}
+	}
+	return out
+}
+
+// withPrefix returns the words starting with prefix that keep accepts,
+// looking at completionScan of them at most.
+func (v *vocabulary) withPrefix(prefix string, keep func(string) bool) []string {
+	var out []string
+	i := sort.SearchStrings(v.sorted, prefix)
+	for n := 0; i < len(v.sorted) && n < completionScan && strings.HasPrefix(v.sorted[i], prefix); i, n = i+1, n+1 {
+		if keep(v.sorted[i]) {
+			out = append(out, v.sorted[i])
+		}
 	}
 	return out
 }

@@ -82,10 +82,20 @@ func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
 	doc := document.NewDocument(t.ID)
 	doc.AddField(document.NewTextField(index.FieldTitle, nil, []byte(t.Title)))
 	doc.AddField(document.NewTextField(index.FieldAbstract, nil, []byte(t.Abstract)))
-	return Highlights{
+	hl := Highlights{
 		Title:    marked(titleHighlighter.BestFragmentsInField(h, doc, index.FieldTitle, 1)),
 		Abstract: marked(abstractHighlighter.BestFragmentsInField(h, doc, index.FieldAbstract, abstractFragments)),
+		Speakers: []string{},
 	}
+	if len(t.Speakers) > 0 && len(h.Locations[index.FieldSpeakers]) > 0 {
+		doc.AddField(document.NewTextField(index.FieldSpeakers, nil, []byte(index.SpeakersText(t))))
+		// One fragment of the whole text, cut at its lines: a line is a
+		// speaker, and a match never spans two.
+		for _, f := range titleHighlighter.BestFragmentsInField(h, doc, index.FieldSpeakers, 1) {
+			hl.Speakers = append(hl.Speakers, marked(strings.Split(f, "\n"))...)
+		}
+	}
+	return hl
 }
 
 // marked keeps the fragments that contain a match: the highlighter returns

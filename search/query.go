@@ -413,7 +413,11 @@ func (s *snapshot) compound(w string) bool {
 func proximityClauses(typed, content []string, all bool) []query.Query {
 	var qs []query.Query
 	whole := strings.Join(typed, " ")
-	qs = append(qs, fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost))
+	qs = append(qs, fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost),
+		// A room's or a track's name typed whole ("Master Stage", not
+		// "Junior Stage" with a "master" in the abstract).
+		fieldQuery(index.FieldRoomText, whole, true, 3*phraseBoost),
+		fieldQuery(index.FieldTrackText, whole, true, 3*phraseBoost))
 	if all {
 		qs = append(qs,
 			fieldQuery(index.FieldAbstract, whole, true, phraseBoost),

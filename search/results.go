@@ -53,7 +53,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 			ID: t.ID, Title: t.Title, Speakers: t.Speakers,
 			Track: t.Track, Level: t.Level, Room: t.Room, Start: t.Start, End: t.End,
 			Kind: t.Kind, Scheduled: t.Scheduled, Score: round3(m.score),
-			Highlights: Highlights{Title: []string{}, Abstract: []string{}},
+			Highlights: Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}},
 		}
 		if pl.q != nil && m.hit != nil {
 			h.Highlights = highlight(m.hit, t)

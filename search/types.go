@@ -84,6 +84,9 @@ type Hit struct {
 type Highlights struct {
 	Title    []string
 	Abstract []string
+	// Speakers are the speakers with a matched word in their name or
+	// affiliation, each as "Name, Affiliation", in the talk's order.
+	Speakers []string
 }
 
 // Facets counts the talks of a result per track, level, room, day, kind,

@@ -58,6 +58,9 @@ type HitDoc struct {
 type HighlightsDoc struct {
 	Title    []string `json:"title"`
 	Abstract []string `json:"abstract"`
+	// Speakers are the speakers with a matched word in their name or
+	// affiliation, "Name, Affiliation", in the talk's order.
+	Speakers []string `json:"speakers"`
 }
 
 // FacetsDoc are a result's facet counts; Missing counts the talks without
@@ -216,7 +219,8 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 			ID: h.ID, Title: h.Title, Speakers: nonNil(h.Speakers),
 			Track: nullable(h.Track), Level: nullable(h.Level), Room: nullable(h.Room),
 			Start: h.Start, End: h.End, Kind: h.Kind, Scheduled: h.Scheduled, Score: h.Score,
-			Highlights: HighlightsDoc{Title: safeFragments(h.Highlights.Title), Abstract: safeFragments(h.Highlights.Abstract)},
+			Highlights: HighlightsDoc{Title: safeFragments(h.Highlights.Title), Abstract: safeFragments(h.Highlights.Abstract),
+				Speakers: safeFragments(h.Highlights.Speakers)},
 		}
 	}
 	return doc

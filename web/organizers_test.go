@@ -88,7 +88,8 @@ func TestUploadRefused(t *testing.T) {
 		{"bad zone", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "time_zone": "Mars/Base"}, csvFile, 400, "time_zone &#34;Mars/Base&#34; is not an IANA zone name"},
 		{"bad format", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "format": "pdf"}, csvFile, 400, "format &#34;pdf&#34;: want html, csv or json"},
 		{"too large", Options{ReloadToken: testToken, MaxUploadBytes: 1024}, map[string]string{"token": testToken}, csvFile, 413, "too large"},
-		{"format without a reader", Options{ReloadToken: testToken}, map[string]string{"token": testToken}, map[string][]byte{"schedule.xml": []byte("<schedule/>")}, 400, "read schedule.xml: XML schedule (frab, pentabarf): no reader"},
+		{"format without a reader", Options{ReloadToken: testToken}, map[string]string{"token": testToken}, map[string][]byte{"slides.pdf": []byte("%PDF-1.4 binary")}, 400, "slides.pdf"},
+		{"schedule without a usable talk", Options{ReloadToken: testToken}, map[string]string{"token": testToken}, map[string][]byte{"schedule.xml": []byte("<schedule/>")}, 422, "schedule.xml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

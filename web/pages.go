@@ -58,16 +58,19 @@ type searchPage struct {
 }
 
 type hitView struct {
-	ID        string
-	URL       string
-	Title     template.HTML // highlighted when the title matched
-	Speakers  []index.Speaker
-	When      string
-	Room      string
-	Track     string
-	Level     string
-	Kind      string
-	Fragments []template.HTML
+	ID       string
+	URL      string
+	Title    template.HTML // highlighted when the title matched
+	Speakers []index.Speaker
+	// SpeakerMarks are the speakers whose name or affiliation matched,
+	// highlighted ("Name, Affiliation"); shown instead of Speakers.
+	SpeakerMarks []template.HTML
+	When         string
+	Room         string
+	Track        string
+	Level        string
+	Kind         string
+	Fragments    []template.HTML
 }
 
 type facetGroup struct {
@@ -218,6 +221,11 @@ func (s *server) hitView(h search.Hit) hitView {
 	for _, f := range h.Highlights.Abstract {
 		if hasMark(f) {
 			v.Fragments = append(v.Fragments, safeHighlight(f))
+		}
+	}
+	for _, f := range h.Highlights.Speakers {
+		if hasMark(f) {
+			v.SpeakerMarks = append(v.SpeakerMarks, safeHighlight(f))
 		}
 	}
 	return v
