@@ -112,8 +112,17 @@ func sideBySide(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 		return err
 	}
 	var rows []row
+	// An interrupted run still prints the rows it has.
+	defer func() {
+		if ctx.Err() != nil && len(rows) > 0 {
+			writeTable(stdout, cfg, rows, began, loadStart, loadAvg())
+		}
+	}()
 	for _, c := range corpora {
 		for _, p := range cfg.peers {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			logf("%s: %s", c.name, p)
 			r := runPeer(ctx, cfg, peers, work, c.file, qfile, p, pgEnv)
 			r.corpus = c.name
@@ -129,6 +138,9 @@ func sideBySide(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 				os.RemoveAll(dir)
 			}
 			for _, mode := range modes {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
 				logf("%s: talksearch %s", c.name, mode)
 				args := []string{"--measure", c.file, "--mode", mode, "--iters", strconv.Itoa(cfg.iters),
 					"--max-query", cfg.maxQuery.String(), "--queries", qfile}
