@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -37,6 +38,9 @@ type stats struct {
 	// LoadS is the time to read the corpus file.
 	LoadS float64 `json:"load_s,omitempty"`
 	Total uint64  `json:"total,omitempty"` // sum of the queries' totals, a check that engines agree on a run
+	// CPUus is the process's CPU time per timed search (all its threads):
+	// unlike latency, it hardly depends on what else the machine runs.
+	CPUus float64 `json:"cpu_us,omitempty"`
 }
 
 // measureChild is the talksearch side: it runs in a process of its own so
@@ -107,7 +111,7 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 		st.Total += n
 	}
 	var lat []time.Duration
-	began := time.Now()
+	began, cpu0 := time.Now(), cpuTime()
 	for st.Iters < cfg.iters {
 		for _, q := range queries {
 			s := time.Now()
@@ -121,6 +125,7 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 			break
 		}
 	}
+	st.CPUus = float64((cpuTime() - cpu0).Microseconds()) / float64(len(lat))
 	slices.Sort(lat)
 	pct := func(p float64) float64 {
 		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Nanoseconds()/100) / 10
@@ -195,6 +200,15 @@ func dirBytes(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }

@@ -348,11 +348,11 @@ func writeTable(w io.Writer, cfg config, rows []row, began time.Time, l0, l1 [3]
 		runtime.Version(), l0[0], l0[1], l0[2], l1[0], l1[1], l1[2])
 	fmt.Fprintf(w, "Every engine: top 10 with highlights of title and abstract, one thread, %d passes over the queries at most %s;"+
 		" talksearch also counts facets and the exact total, caches off.\n\n", cfg.iters, cfg.maxQuery)
-	fmt.Fprintln(w, "| corpus | engine | build s | talks/s | ready s | index MiB | p50 µs | p99 µs | searches timed | peak RSS MiB | load |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| corpus | engine | build s | talks/s | ready s | index MiB | p50 µs | p99 µs | CPU µs/search | searches timed | peak RSS MiB | load |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		if r.skipped != "" {
-			fmt.Fprintf(w, "| %s | %s | skipped: %s | | | | | | | | %s |\n", r.corpus, r.st.Peer, r.skipped, r.load)
+			fmt.Fprintf(w, "| %s | %s | skipped: %s | | | | | | | | | %s |\n", r.corpus, r.st.Peer, r.skipped, r.load)
 			continue
 		}
 		rate, ready := "", ""
@@ -366,10 +366,15 @@ func writeTable(w io.Writer, cfg config, rows []row, began time.Time, l0, l1 [3]
 		if r.st.IndexBytes > 0 {
 			size = fmt.Sprintf("%.1f", float64(r.st.IndexBytes)/(1<<20))
 		}
-		fmt.Fprintf(w, "| %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %.0f | %s |\n", r.corpus, r.st.Peer, r.st.IndexS, rate, ready, size,
-			thousands(int(r.st.P50us+0.5)), thousands(int(r.st.P99us+0.5)), thousands(r.st.NTimed), r.rssMiB, r.load)
+		cpu := ""
+		if r.st.CPUus > 0 {
+			cpu = thousands(int(r.st.CPUus + 0.5))
+		}
+		fmt.Fprintf(w, "| %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %s | %.0f | %s |\n", r.corpus, r.st.Peer, r.st.IndexS, rate, ready, size,
+			thousands(int(r.st.P50us+0.5)), thousands(int(r.st.P99us+0.5)), cpu, thousands(r.st.NTimed), r.rssMiB, r.load)
 	}
 	fmt.Fprintln(w, "\nbuild s: the index (talksearch restart: reopening it); ready s: talks in memory to the engine serving;"+
+		" CPU µs/search: talksearch's process CPU time per timed search, all threads (the peers run one);"+
 		" peak RSS: the process tree (PostgreSQL's server not included); load: 1-minute load average as the row ended.")
 }
 
