@@ -72,8 +72,13 @@ func newDocument(t Talk) map[string]any {
 // owns the process knows its budget.
 const batchSize = 1000
 
-// Build indexes talks into a new in-memory scorch index.
+// Build indexes talks into a new read-only index: in memory when they fit
+// one batch (one segment), otherwise on disk in a temporary directory,
+// merged into one segment (merge.go), removed when the index is closed.
 func Build(talks []Talk) (bleve.Index, error) {
+	if len(talks) > batchSize {
+		return buildMerged(talks)
+	}
 	idx, err := bleve.NewUsing("", NewMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("new in-memory index: %w", err)

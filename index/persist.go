@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
 // A persisted index lives in a directory of its own:
@@ -160,25 +159,10 @@ func buildPersisted(dir string, talks []Talk, hash string) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, indexPrefix+strconv.FormatInt(time.Now().UnixNano(), 10))
-	idx, err := bleve.NewUsing(path, NewMapping(), scorch.Name, scorch.Name, nil)
+	docs, err := buildCompact(path, talks)
 	if err != nil {
-		return "", err
-	}
-	fail := func(err error) (string, error) {
-		idx.Close()
 		os.RemoveAll(path)
 		return "", err
-	}
-	if err := indexTalks(idx, talks); err != nil {
-		return fail(err)
-	}
-	docs, err := idx.DocCount()
-	if err != nil {
-		return fail(fmt.Errorf("count documents: %w", err))
-	}
-	if err := idx.Close(); err != nil {
-		os.RemoveAll(path)
-		return "", fmt.Errorf("close new index: %w", err)
 	}
 	m := manifest{MappingVersion: MappingVersion, ContentHash: hash, Docs: docs, Built: time.Now().UTC()}
 	if m.Files, err = sumFiles(path); err != nil {
