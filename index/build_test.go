@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -105,30 +106,55 @@ func TestBuildFindsTechnicalTokens(t *testing.T) {
 	}
 }
 
-// Facets count keyword values as written; talks without a value are
-// missing, never an empty bucket.
-func TestBuildFacetsHaveNoEmptyBucket(t *testing.T) {
+// Keyword fields index values as written; talks without a value have no
+// term, never an empty one (the search package counts facets from the
+// talks, but a filter on "" must find nothing).
+func TestBuildKeywordsHaveNoEmptyTerm(t *testing.T) {
 	idx, err := Build(handTalks())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	req := bleve.NewSearchRequest(bleve.NewMatchAllQuery())
-	req.AddFacet(FieldTrack, bleve.NewFacetRequest(FieldTrack, 10))
-	res, err := idx.Search(req)
+	fd, err := idx.FieldDict(FieldTrack)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := res.Facets[FieldTrack]
-	got := map[string]int{}
-	for _, tf := range f.Terms.Terms() {
-		got[tf.Term] = tf.Count
+	defer fd.Close()
+	got := map[string]uint64{}
+	for {
+		e, err := fd.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e == nil {
+			break
+		}
+		got[e.Term] = e.Count
 	}
-	if diff := cmp.Diff(map[string]int{"Compilers": 1, "Distributed": 1}, got); diff != "" {
-		t.Errorf("track facet (-want +got):\n%s", diff)
+	if diff := cmp.Diff(map[string]uint64{"Compilers": 1, "Distributed": 1}, got); diff != "" {
+		t.Errorf("track terms (-want +got):\n%s", diff)
 	}
-	if f.Missing != 4 {
-		t.Errorf("missing = %d, want 4", f.Missing)
+}
+
+// No field of the mapping is stored (the document keeps only its _id,
+// which Document does not list): the search package holds the talks.
+func TestBuildStoresNoField(t *testing.T) {
+	idx, err := Build(handTalks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	d, err := idx.Document("compile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []string
+	d.VisitFields(func(f bleveindex.Field) { stored = append(stored, f.Name()) })
+	if len(stored) > 0 {
+		t.Errorf("stored fields %v, want none", stored)
+	}
+	if d.ID() != "compile" {
+		t.Errorf("document id %q", d.ID())
 	}
 }
 

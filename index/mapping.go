@@ -10,7 +10,7 @@ import (
 
 // MappingVersion changes whenever the mapping or an analyzer changes, so a
 // persisted index built with another one is rebuilt rather than reused.
-const MappingVersion = 4
+const MappingVersion = 5
 
 // ScoringModel is the relevance model of the index: BM25, whose length
 // normalisation saturates keyword stuffing in long abstracts better than
@@ -42,10 +42,16 @@ func NewMapping() mapping.IndexMapping {
 		f.IncludeTermVectors = false
 		return f
 	}
+	// Keyword, time and boolean fields are for matching only: neither
+	// stored nor kept as doc values. The search package holds every talk
+	// and counts facets, sorts by time and shows values from it, so Bleve's
+	// copies were dead weight in every segment (and in the build).
 	kw := func() *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
 		f.Analyzer = keyword.Name
 		f.IncludeInAll = false
+		f.Store = false
+		f.DocValues = false
 		return f
 	}
 	doc := bleve.NewDocumentStaticMapping()
@@ -58,10 +64,10 @@ func NewMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(FieldRoom, kw())
 	doc.AddFieldMappingsAt(FieldKind, kw())
 	start := bleve.NewDateTimeFieldMapping()
-	start.IncludeInAll = false
+	start.IncludeInAll, start.Store, start.DocValues = false, false, false
 	doc.AddFieldMappingsAt(FieldStart, start)
 	sched := bleve.NewBooleanFieldMapping()
-	sched.IncludeInAll = false
+	sched.IncludeInAll, sched.Store, sched.DocValues = false, false, false
 	doc.AddFieldMappingsAt(FieldScheduled, sched)
 	// No composite "_all" field: every query names its fields, and building
 	// _all cost a tenth of the indexing time.
