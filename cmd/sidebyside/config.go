@@ -42,6 +42,7 @@ type config struct {
 	measure  string
 	mode     string // memory | disk-build | disk-restart
 	indexDir string
+	cpuProf  string
 }
 
 type usageError struct{ error }
@@ -68,6 +69,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.measure, "measure", "", "internal: measure talksearch on this JSON Lines corpus")
 	fs.StringVar(&c.mode, "mode", "memory", "internal: memory, disk-build or disk-restart")
 	fs.StringVar(&c.indexDir, "index-dir", "", "internal: index directory of the disk modes")
+	fs.StringVar(&c.cpuProf, "cpuprofile", "", "with --measure: write a CPU profile of the measurement here")
 	if err := fs.Parse(args); err != nil {
 		return c, usageError{err}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -46,6 +47,17 @@ type stats struct {
 // measureChild is the talksearch side: it runs in a process of its own so
 // that the parent reads its peak memory alone.
 func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
+	if cfg.cpuProf != "" {
+		f, err := os.Create(cfg.cpuProf)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	t0 := time.Now()
 	talks, err := readTalks(cfg.measure)
 	if err != nil {
