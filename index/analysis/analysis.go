@@ -385,17 +385,20 @@ var (
 )
 
 func stem(term []byte) []byte {
-	if s, ok := stems.Load(string(term)); ok {
-		return []byte(s.(string)) // a copy: later filters may edit a term in place
-	}
-	word := string(term)
-	s := english.Stem(word, true)
-	if cachedStems.Load() < maxCachedStems {
-		if _, loaded := stems.LoadOrStore(word, s); !loaded {
-			cachedStems.Add(1)
+	s, ok := stems.Load(string(term))
+	if !ok {
+		word := string(term)
+		s = english.Stem(word, true)
+		if cachedStems.Load() < maxCachedStems {
+			if _, loaded := stems.LoadOrStore(word, s); !loaded {
+				cachedStems.Add(1)
+			}
 		}
 	}
-	return []byte(s)
+	if s := s.(string); s != string(term) {
+		return []byte(s) // a copy: later filters may edit a term in place
+	}
+	return term // most words are their own stem: no copy
 }
 
 func termsOf(ts analysis.TokenStream) []string {
