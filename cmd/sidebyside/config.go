@@ -28,6 +28,7 @@ type config struct {
 	corpora   []string // "seeds", "synth"
 	synth     int      // talks of the generated corpus
 	peers     []string
+	synthPeer []string // peers of the generated corpus; nil means peers
 	tsModes   []string // "memory", "disk"
 	iters     int
 	maxQuery  time.Duration
@@ -43,6 +44,7 @@ type config struct {
 	mode     string // memory | disk-build | disk-restart
 	indexDir string
 	cpuProf  string
+	memProf  string
 }
 
 type usageError struct{ error }
@@ -57,6 +59,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.synth, "synth", 100_000, "talks of the generated corpus")
 	fs.StringSliceVar(&c.peers, "peers", []string{"sqlite-fts5", "postgres-fts", "xapian", "minisearch", "lunr", "bleve-naive", "bleve-tuned"},
 		"peers to run (run.sh names)")
+	fs.StringSliceVar(&c.synthPeer, "synth-peers", nil, "peers to run on the generated corpus (default: --peers)")
 	fs.StringSliceVar(&c.tsModes, "talksearch", []string{"memory", "disk"}, "talksearch index modes: memory (serve), disk (serve --index: build, then restart)")
 	fs.IntVar(&c.iters, "iters", 1000, "passes over the queries (ITERS of the peers)")
 	fs.DurationVar(&c.maxQuery, "max-query", 30*time.Second, "cap on each engine's timing loop (MAX_QUERY_S of the peers)")
@@ -69,6 +72,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.measure, "measure", "", "internal: measure talksearch on this JSON Lines corpus")
 	fs.StringVar(&c.mode, "mode", "memory", "internal: memory, disk-build or disk-restart")
 	fs.StringVar(&c.indexDir, "index-dir", "", "internal: index directory of the disk modes")
+	fs.StringVar(&c.memProf, "memprofile", "", "with --measure: write a heap profile here once the engine is ready")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "with --measure: write a CPU profile of the measurement here")
 	if err := fs.Parse(args); err != nil {
 		return c, usageError{err}
@@ -76,7 +80,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if fs.NArg() > 0 {
 		return c, usageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
 	}
-	for _, p := range c.peers {
+	if c.synthPeer == nil {
+		c.synthPeer = c.peers
+	}
+	for _, p := range append(slices.Clone(c.peers), c.synthPeer...) {
 		if !slices.Contains(knownPeers, p) {
 			return c, usageError{fmt.Errorf("--peers: unknown peer %q (known: %s)", p, strings.Join(knownPeers, ", "))}
 		}

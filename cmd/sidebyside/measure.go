@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -103,6 +104,11 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	defer e.Close()
 	st.ReadyS = round3(time.Since(t1).Seconds())
+	if cfg.memProf != "" {
+		if err := writeHeapProfile(cfg.memProf); err != nil {
+			return err
+		}
+	}
 	st.IndexS = round3(indexTook.Seconds())
 	if cfg.indexDir != "" {
 		st.IndexBytes = dirBytes(cfg.indexDir)
@@ -212,6 +218,19 @@ func dirBytes(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // cpuTime is the user and system CPU time of the process so far.

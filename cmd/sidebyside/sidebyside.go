@@ -87,12 +87,15 @@ func sideBySide(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 	if err := exportSeeds(ctx, cfg.repo, seedsFile); err != nil {
 		return err
 	}
-	type corpus struct{ name, file string }
+	type corpus struct {
+		name, file string
+		peers      []string
+	}
 	var corpora []corpus
 	for _, k := range cfg.corpora {
 		switch k {
 		case "seeds":
-			corpora = append(corpora, corpus{"seeds", seedsFile})
+			corpora = append(corpora, corpus{"seeds", seedsFile, cfg.peers})
 		case "synth":
 			f := cfg.synthFile
 			if f == "" {
@@ -103,7 +106,7 @@ func sideBySide(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 					return fmt.Errorf("gen_synth.py: %w", err)
 				}
 			}
-			corpora = append(corpora, corpus{fmt.Sprintf("%s generated", thousands(cfg.synth)), f})
+			corpora = append(corpora, corpus{fmt.Sprintf("%s generated", thousands(cfg.synth)), f, cfg.synthPeer})
 		}
 	}
 
@@ -119,7 +122,7 @@ func sideBySide(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 		}
 	}()
 	for _, c := range corpora {
-		for _, p := range cfg.peers {
+		for _, p := range c.peers {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
