@@ -170,6 +170,7 @@ func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
 		})
 	})
 	b.Run("bleve", func(b *testing.B) {
+		b.Skip("Bleve facet requests read doc values, which the mapping keeps no more (index mapping version 5)")
 		runTimed(b, 1, func(int) error {
 			_, err := bleveFacets(ctx, s.idx, pl.q, tracks)
 			return err
