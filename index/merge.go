@@ -142,8 +142,8 @@ func forceMerge(idx bleve.Index) error {
 	return nil
 }
 
-// tempIndex is a read-only index in a directory of its own that is
-// removed when the index is closed.
+// tempIndex is a read-only index built in a directory of its own, which is
+// removed once the index is open, or else when it is closed.
 type tempIndex struct {
 	bleveIndex
 	dir string
@@ -154,12 +154,16 @@ type tempIndex struct {
 type bleveIndex = bleve.Index
 
 func (t *tempIndex) Close() error {
-	return errors.Join(t.bleveIndex.Close(), os.RemoveAll(t.dir))
+	err := t.bleveIndex.Close()
+	if t.dir != "" {
+		err = errors.Join(err, os.RemoveAll(t.dir))
+	}
+	return err
 }
 
 // buildMerged builds the index of talks in a temporary directory, merged
-// into one segment, and opens it read-only; closing it removes the
-// directory.
+// into one segment, and opens it read-only; its directory does not outlive
+// the index.
 func buildMerged(talks []Talk) (bleve.Index, error) {
 	dir, err := os.MkdirTemp("", "talksearch-index-")
 	if err != nil {
@@ -174,6 +178,12 @@ func buildMerged(talks []Talk) (bleve.Index, error) {
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("open merged index %s: %w", path, err)
+	}
+	// Open, the index has mapped its files: on Unix they can go now, so a
+	// process that ends without closing the index (a crash, a test) leaves
+	// nothing behind. Where open files cannot be removed, Close does it.
+	if os.RemoveAll(dir) == nil {
+		dir = ""
 	}
 	return &tempIndex{bleveIndex: idx, dir: dir}, nil
 }
