@@ -34,23 +34,17 @@ func newDocument(t Talk) map[string]any {
 }
 
 // batchSize documents go to Bleve at once: large enough that batching pays,
-// small enough that a batch of long abstracts stays a few MiB.
+// small enough that a batch of long abstracts stays a few MiB. Each batch
+// becomes one segment; an index of several is merged into one on disk
+// (merge.go), so the batch size no longer decides the segments a search
+// visits. Larger batches hold more analysis in memory until their segment
+// is built (5,000 per batch raised an in-memory build's peak RSS from 855
+// to 1,518 MiB at 100k talks).
 //
-// Each batch becomes one segment, and an in-memory scorch index never
-// merges segments (its merger runs only for an index on disk, so
-// Scorch.ForceMerge would wait forever), so 100k talks make 100 segments.
-// Larger batches were measured and rejected: since large corpora scan their
-// matches (search/scan.go) the segment count hardly shows in search time
-// (100k synthetic talks, 5,000 per batch: 16.4 ms per search against 16.7),
-// while every document of a batch holds its analysis until the segment is
-// built: 5,000 per batch raised the build's peak RSS from 855 to 1,518 MiB.
-//
-// Memory: building 100k synthetic talks holds about 430 MiB live at its
-// peak (the talks ~130, the segments ~200, the batches in flight), so
-// with the Go runtime's default GOGC=100 the process peaks near 860 MiB
-// RSS. The soft limit that trades CPU for memory is the environment's
-// GOMEMLIMIT, which the runtime reads by itself: GOMEMLIMIT=550MiB holds
-// the 100k build at 564 MiB RSS for about a quarter more CPU. Build does
+// Memory: the peak of a build is the talks, the batches in flight and the
+// Go runtime's headroom (GOGC=100); the merged index is a file mapped from
+// disk, not Go heap. The soft limit that trades CPU for memory is the
+// environment's GOMEMLIMIT, which the runtime reads by itself. Build does
 // not set a limit itself: it is process-wide, and only the command that
 // owns the process knows its budget.
 const batchSize = 1000
@@ -59,11 +53,16 @@ const batchSize = 1000
 // Calls come one at a time, from the goroutines that index.
 type Progress func(done, total int)
 
-// Build indexes talks into a new in-memory scorch index.
+// Build indexes talks into a new read-only index: in memory when they fit
+// one batch (one segment), otherwise on disk in a temporary directory,
+// merged into one segment (merge.go), removed when the index is closed.
 func Build(talks []Talk) (bleve.Index, error) { return BuildWithProgress(talks, nil) }
 
 // BuildWithProgress is Build telling p (if not nil) how far it is.
 func BuildWithProgress(talks []Talk, p Progress) (bleve.Index, error) {
+	if len(talks) > batchSize {
+		return buildMerged(talks, p)
+	}
 	idx, err := bleve.NewUsing("", NewMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("new in-memory index: %w", err)

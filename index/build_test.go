@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -111,6 +112,28 @@ func TestBuildFindsTechnicalTokens(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// No field of the mapping is stored (the document keeps only its _id,
+// which Document does not list): the search package holds the talks.
+func TestBuildStoresNoField(t *testing.T) {
+	idx, err := Build(handTalks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	d, err := idx.Document("compile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []string
+	d.VisitFields(func(f bleveindex.Field) { stored = append(stored, f.Name()) })
+	if len(stored) > 0 {
+		t.Errorf("stored fields %v, want none", stored)
+	}
+	if d.ID() != "compile" {
+		t.Errorf("document id %q", d.ID())
 	}
 }
 

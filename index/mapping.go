@@ -16,7 +16,9 @@ import (
 // 6: track_text and room_text are indexed again, as text with term
 // vectors: queries match track and room names (search's soft
 // coordination counts them).
-const MappingVersion = 6
+// 7: keyword fields keep no doc values and nothing is stored; a build of
+// more than one batch is one merged segment.
+const MappingVersion = 7
 
 // ScoringModel is the relevance model of the index: BM25, whose length
 // normalisation saturates keyword stuffing in long abstracts better than
@@ -48,10 +50,16 @@ func NewMapping() mapping.IndexMapping {
 		f.Store = false
 		return f
 	}
+	// Keyword, time and boolean fields are for matching only: neither
+	// stored nor kept as doc values. The search package holds every talk
+	// and counts facets, sorts by time and shows values from it, so Bleve's
+	// copies were dead weight in every segment (and in the build).
 	kw := func() *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
 		f.Analyzer = keyword.Name
 		f.IncludeInAll = false
+		f.Store = false
+		f.DocValues = false
 		return f
 	}
 	doc := bleve.NewDocumentStaticMapping()

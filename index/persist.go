@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
 // A persisted index lives in a directory of its own:
@@ -68,11 +67,16 @@ type entry struct {
 }
 
 // ContentHash identifies a list of talks: any change to any field of any
-// talk, or to their order, changes it.
+// talk, or to their order, changes it. Talks are encoded one at a time:
+// encoding the slice at once buffers its whole JSON (130 MB for 100k
+// talks, and twice that while the buffer grows) before hashing it.
 func ContentHash(talks []Talk) (string, error) {
 	h := sha256.New()
-	if err := json.NewEncoder(h).Encode(talks); err != nil {
-		return "", fmt.Errorf("hash talks: %w", err)
+	enc := json.NewEncoder(h)
+	for i := range talks {
+		if err := enc.Encode(&talks[i]); err != nil {
+			return "", fmt.Errorf("hash talk %s: %w", talks[i].ID, err)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
@@ -196,25 +200,10 @@ func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, 
 		return "", err
 	}
 	path := filepath.Join(dir, indexPrefix+strconv.FormatInt(time.Now().UnixNano(), 10))
-	idx, err := bleve.NewUsing(path, NewMapping(), scorch.Name, scorch.Name, nil)
+	docs, err := buildCompact(path, talks, p)
 	if err != nil {
-		return "", err
-	}
-	fail := func(err error) (string, error) {
-		idx.Close()
 		os.RemoveAll(path)
 		return "", err
-	}
-	if err := indexTalks(idx, talks, p); err != nil {
-		return fail(err)
-	}
-	docs, err := idx.DocCount()
-	if err != nil {
-		return fail(fmt.Errorf("count documents: %w", err))
-	}
-	if err := idx.Close(); err != nil {
-		os.RemoveAll(path)
-		return "", fmt.Errorf("close new index: %w", err)
 	}
 	m := manifest{MappingVersion: MappingVersion, ContentHash: hash, Docs: docs, Built: time.Now().UTC(), Sources: make(map[string][]string, len(talks))}
 	for _, t := range talks {

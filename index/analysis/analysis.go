@@ -413,13 +413,16 @@ func newStemCache() *stemCache {
 }
 
 func (c *stemCache) stem(term []byte) []byte {
-	if s, ok := c.c.GetIfPresent(string(term)); ok {
+	s, ok := c.c.GetIfPresent(string(term))
+	if !ok {
+		word := string(term)
+		s = english.Stem(word, true)
+		c.c.Set(word, s)
+	}
+	if s != string(term) {
 		return []byte(s) // a copy: later filters may edit a term in place
 	}
-	word := string(term)
-	s := english.Stem(word, true)
-	c.c.Set(word, s)
-	return []byte(s)
+	return term // most words are their own stem: no copy
 }
 
 // len is the number of words kept, once pending evictions are done.

@@ -1,0 +1,189 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+)
+
+// An index of more than one batch is built on disk and merged into one
+// segment before it is searched. Each batch is a segment; a search builds
+// its searchers once per segment, and an in-memory scorch index never
+// merges (its merger runs only for an index on disk), so 100k talks in
+// memory were 100 segments, rebuilt for every query. Merged, the index is
+// one segment file that the reader maps from disk: its postings are
+// compressed and live in the page cache, not on the Go heap.
+
+// mergeInOnePass merges every segment of the index at once: with the
+// default SegmentsPerMergeTask of 10, 100 segments would be merged in 10s,
+// then again, rewriting every posting twice.
+var mergeInOnePass = func() mergeplan.MergePlanOptions {
+	o := mergeplan.SingleSegmentMergePlanOptions
+	o.SegmentsPerMergeTask = 1 << 20
+	return o
+}()
+
+// buildOnDisk writes the index of talks into the new directory path,
+// merges it into a single segment and closes it. It returns the number of
+// documents. On error the caller removes path.
+//
+// The merge runs on the index reopened from disk: Bleve's merger plans
+// over persisted segments only, and right after the last batch some may
+// still be in memory, so merging the open index could leave a second
+// segment. Each round is checked on the reopened index, which is what a
+// reader will see.
+func buildOnDisk(path string, talks []Talk, p Progress) (uint64, error) {
+	idx, err := bleve.NewUsing(path, NewMapping(), scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return 0, fmt.Errorf("new index %s: %w", path, err)
+	}
+	err = indexTalks(idx, talks, p)
+	if cerr := idx.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("close new index: %w", cerr)
+	}
+	if err != nil {
+		return 0, err
+	}
+	for range maxMergeRounds {
+		idx, err := bleve.Open(path)
+		if err != nil {
+			return 0, fmt.Errorf("reopen new index: %w", err)
+		}
+		docs, err := idx.DocCount()
+		if err != nil {
+			idx.Close()
+			return 0, fmt.Errorf("count documents: %w", err)
+		}
+		n, err := segments(idx)
+		if err == nil && n > 1 {
+			err = forceMerge(idx)
+		}
+		if cerr := idx.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close new index: %w", cerr)
+		}
+		if err != nil || n <= 1 {
+			return docs, err
+		}
+	}
+	return 0, fmt.Errorf("merge segments: more than one segment after %d merges", maxMergeRounds)
+}
+
+// buildCompact is buildOnDisk for an index that stays: Bleve removes the
+// files of merged-away segments only some time after the merge, so the
+// index is built beside path and copied into it, which copies the files of
+// its one segment only.
+func buildCompact(path string, talks []Talk, p Progress) (uint64, error) {
+	build := path + ".build"
+	defer os.RemoveAll(build)
+	docs, err := buildOnDisk(build, talks, p)
+	if err != nil {
+		return 0, err
+	}
+	idx, err := openReadOnly(build)
+	if err != nil {
+		return 0, fmt.Errorf("open new index: %w", err)
+	}
+	defer idx.Close()
+	cp, ok := idx.(bleve.IndexCopyable)
+	if !ok {
+		return 0, fmt.Errorf("copy new index: a %T cannot be copied", idx)
+	}
+	if err := cp.CopyTo(bleve.FileSystemDirectory(path)); err != nil {
+		return 0, fmt.Errorf("copy new index to %s: %w", path, err)
+	}
+	return docs, nil
+}
+
+// maxMergeRounds bounds the merges of buildOnDisk; one is the rule.
+const maxMergeRounds = 4
+
+// segments is the number of segments of a scorch index.
+func segments(idx bleve.Index) (uint64, error) {
+	s, err := scorchOf(idx)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := s.StatsMap()["TotFileSegmentsAtRoot"].(uint64)
+	if !ok {
+		return 0, fmt.Errorf("scorch reports no segment count")
+	}
+	return n, nil
+}
+
+func scorchOf(idx bleve.Index) (*scorch.Scorch, error) {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil, fmt.Errorf("index is a %T, not scorch", adv)
+	}
+	return s, nil
+}
+
+// forceMerge merges every segment of a scorch index on disk into one and
+// waits until the merged segment is the index's.
+func forceMerge(idx bleve.Index) error {
+	s, err := scorchOf(idx)
+	if err != nil {
+		return fmt.Errorf("merge segments: %w", err)
+	}
+	opts := mergeInOnePass
+	if err := s.ForceMerge(context.Background(), &opts); err != nil {
+		return fmt.Errorf("merge segments: %w", err)
+	}
+	return nil
+}
+
+// tempIndex is a read-only index built in a directory of its own, which is
+// removed once the index is open, or else when it is closed.
+type tempIndex struct {
+	bleveIndex
+	dir string
+}
+
+// bleveIndex names the embedded index so that its Index method is promoted
+// (a field named Index would hide it).
+type bleveIndex = bleve.Index
+
+func (t *tempIndex) Close() error {
+	err := t.bleveIndex.Close()
+	if t.dir != "" {
+		err = errors.Join(err, os.RemoveAll(t.dir))
+	}
+	return err
+}
+
+// buildMerged builds the index of talks in a temporary directory, merged
+// into one segment, and opens it read-only; its directory does not outlive
+// the index.
+func buildMerged(talks []Talk, p Progress) (bleve.Index, error) {
+	dir, err := os.MkdirTemp("", "talksearch-index-")
+	if err != nil {
+		return nil, fmt.Errorf("index directory: %w", err)
+	}
+	path := filepath.Join(dir, "index")
+	if _, err := buildOnDisk(path, talks, p); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	idx, err := openReadOnly(path)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("open merged index %s: %w", path, err)
+	}
+	// Open, the index has mapped its files: on Unix they can go now, so a
+	// process that ends without closing the index (a crash, a test) leaves
+	// nothing behind. Where open files cannot be removed, Close does it.
+	if os.RemoveAll(dir) == nil {
+		dir = ""
+	}
+	return &tempIndex{bleveIndex: idx, dir: dir}, nil
+}
