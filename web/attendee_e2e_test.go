@@ -144,7 +144,7 @@ func TestEndToEndSchedule(t *testing.T) {
 	}
 	body := rec.Body.String()
 	checkBody(t, body, []string{
-		`<th scope="col">Central Room</th><th scope="col">Master Stage</th><th scope="col">Founders Cafe</th><th scope="col">Junior Stage</th><th scope="col">Open Platform</th>`,
+		`<th scope="col" dir="auto">Central Room</th><th scope="col" dir="auto">Master Stage</th><th scope="col" dir="auto">Founders Cafe</th><th scope="col" dir="auto">Junior Stage</th><th scope="col" dir="auto">Open Platform</th>`,
 		`<h2 id="allday-h">All day</h2>`,
 		// 10:40 only ends a session: the mark is a row of its own.
 		`<tr class="gap now" id="now-row">`,
@@ -165,8 +165,8 @@ func TestEndToEndAgendaCalendar(t *testing.T) {
 	ids := amd.ID + "," + api.ID + ",not-a-talk," + cpp.ID
 	rec := get(t, h, "/agenda?ids="+ids)
 	checkBody(t, rec.Body.String(), []string{
-		`<code>not-a-talk</code>`,
-		htmlText(cpp.Title) + `</a> and <a href="/talks/` + api.ID + `">` + htmlText(api.Title) + `</a> both run Wed 8 Apr, 10:35–10:45.`,
+		`<code dir="auto">not-a-talk</code>`,
+		htmlText(cpp.Title) + `</a> and <a href="/talks/` + api.ID + `" dir="auto">` + htmlText(api.Title) + `</a> both run Wed 8 Apr, 10:35–10:45.`,
 		`<h2 id="more-h">More like my agenda</h2>`, `<ol class="related-list">`,
 	}, []string{"Found in", ".txt"})
 

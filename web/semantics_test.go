@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/net/html"
 
+	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/search/overlap"
 )
@@ -170,6 +171,23 @@ func (f *rloSearcher) Talk(ctx context.Context, id string) (*search.TalkDetail, 
 	return &out, nil
 }
 
+// Talks are the attendee pages' talks (now, schedule, agenda, speakers),
+// every data-set string behind a right-to-left override.
+func (f *rloSearcher) Talks() []index.Talk {
+	var out []index.Talk
+	for _, t := range f.fakeSearcher.Talks() {
+		t.Title, t.Track, t.Room, t.Level = rlo+t.Title, rlo+t.Track, rlo+t.Room, rlo+t.Level
+		var sp []index.Speaker
+		for _, s := range t.Speakers {
+			s.Name, s.Affiliation = rlo+s.Name, rlo+s.Affiliation
+			sp = append(sp, s)
+		}
+		t.Speakers = sp
+		out = append(out, t)
+	}
+	return out
+}
+
 func (f *rloSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
 	rep, err := f.fakeSearcher.Overlaps(ctx, min)
 	if err != nil {
@@ -197,7 +215,9 @@ func TestBidiTextIsIsolated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"/?q=monarch&track=%E2%80%AETrack", "/talks/monarch-on-rocm-1a2b", "/overlaps"} {
+	for _, target := range []string{"/?q=monarch&track=%E2%80%AETrack", "/talks/monarch-on-rocm-1a2b", "/overlaps",
+		"/schedule?day=2026-04-08", "/now?at=2026-04-08T10:40:00%2B02:00", "/agenda?ids=monarch-on-rocm-1a2b,torchstore-3c4d,nope",
+		"/speakers/ada-lovelace"} {
 		rec := get(t, h, target)
 		if rec.Code != http.StatusOK {
 			t.Fatalf("%s: %d", target, rec.Code)
