@@ -109,22 +109,41 @@ func hasMark(fragment string) bool {
 	return strings.Contains(fragment, search.MarkOpen)
 }
 
-// formatWhen shows a time slot in the event's zone: "Wed 8 Apr, 10:35–10:45".
-// It is empty for a talk that is not on the schedule.
+// formatWhen shows a time slot in its conference's zone: "Wed 8 Apr,
+// 10:35–10:45". It is empty for a talk that is not on the schedule.
 func formatWhen(start, end *time.Time, loc *time.Location) string {
 	if start == nil {
 		return ""
 	}
-	s := start.In(loc)
+	s := shownIn(*start, loc)
 	out := s.Format("Mon 2 Jan, 15:04")
 	if end == nil {
 		return out
 	}
-	e := end.In(loc)
+	e := shownIn(*end, loc)
 	if e.YearDay() == s.YearDay() && e.Year() == s.Year() {
 		return out + "–" + e.Format("15:04")
 	}
 	return out + " – " + e.Format("Mon 2 Jan, 15:04")
+}
+
+// shownIn is t in the zone a page shows it in: its own, which ingestion
+// gives every time (the conference's zone, so a FOSDEM talk reads in
+// Brussels time and a PyTorch one in Paris time), or loc, the site's, for
+// a time in UTC, which names no conference zone.
+func shownIn(t time.Time, loc *time.Location) time.Time {
+	if t.Location() == time.UTC {
+		return t.In(loc)
+	}
+	return t
+}
+
+// zoneName is the abbreviation of the zone a slot is shown in ("CEST").
+func zoneName(start *time.Time, loc *time.Location) string {
+	if start == nil {
+		return ""
+	}
+	return shownIn(*start, loc).Format("MST")
 }
 
 // kindLabel names the sessions that are not plain talks; a plain talk gets

@@ -131,3 +131,25 @@ func TestParagraphs(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// A talk's slot reads in its own conference's zone (FOSDEM in Brussels
+// time, even on a server whose site zone is CEST); a UTC time, which names
+// no zone, reads in the site's.
+func TestFormatWhenInTheConferenceZone(t *testing.T) {
+	brussels, err := time.LoadLocation("Europe/Brussels")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	start := time.Date(2025, 2, 1, 10, 30, 0, 0, brussels)
+	end := start.Add(25 * time.Minute)
+	if got := formatWhen(&start, &end, eventZone); got != "Sat 1 Feb, 10:30–10:55" {
+		t.Errorf("FOSDEM slot %q", got)
+	}
+	if got := zoneName(&start, eventZone); got != "CET" {
+		t.Errorf("FOSDEM zone %q", got)
+	}
+	utc := start.UTC()
+	if got := formatWhen(&utc, nil, eventZone); got != "Sat 1 Feb, 11:30" {
+		t.Errorf("UTC time in the site zone %q", got)
+	}
+}

@@ -327,8 +327,10 @@ type talkPage struct {
 	Talk     *search.TalkDetail
 	Speakers []speakerLink
 	// Calendar is the talk's .ics, for scheduled talks.
-	Calendar   string
-	When       string
+	Calendar string
+	When     string
+	// Zone abbreviates the zone When is in ("CEST", "CET").
+	Zone       string
 	Kind       string
 	Paragraphs [][]string
 	Related    []relatedView
@@ -375,6 +377,7 @@ func (s *server) talkView(t *search.TalkDetail) talkPage {
 		Talk:       t,
 		Speakers:   speakerLinks(t.Speakers),
 		When:       formatWhen(t.Start, t.End, s.opts.Location),
+		Zone:       zoneName(t.Start, s.opts.Location),
 		Kind:       kindLabel(t.Kind),
 		Paragraphs: paragraphs(t.Abstract),
 	}
