@@ -260,28 +260,17 @@ func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc 
 	warn := func(format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
-	title := cleanLine(ev.Title)
 	id := string(ev.ID)
 	if id == "" {
-		id = strings.TrimSpace(ev.GUID)
+		id = ev.GUID
 	}
-	if title == "" {
-		warn("event %q without a title: skipped", id)
+	t := frabEvent{id: id, title: ev.Title, abstract: markdownText(ev.Abstract), description: markdownText(ev.Description),
+		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
+	if t == nil {
+		warn("event %q without a title: skipped", strings.TrimSpace(id))
 		return nil, warns
 	}
-	t := &index.Talk{
-		Conference:  conf,
-		SourceID:    id,
-		Title:       title,
-		Abstract:    markdownText(ev.Abstract),
-		Description: markdownText(ev.Description),
-		Track:       cleanLine(ev.Track),
-		Room:        cleanLine(ev.Room),
-		Language:    cleanLine(ev.Language),
-		URL:         strings.TrimSpace(ev.URL),
-		Kind:        KindOf(ev.Type),
-		Sources:     []string{file},
-	}
+	title := t.Title
 	for _, p := range ev.Persons {
 		name := cleanLine(p.PublicName)
 		if name == "" {

@@ -162,6 +162,34 @@ func attr(el xml.StartElement, name string) string {
 	return ""
 }
 
+// frabEvent is what frab's XML and JSON both say of an event, the texts
+// already made plain by each reader (HTML in the XML, Markdown in the JSON).
+type frabEvent struct {
+	id, title, abstract, description, track, room, language, url, kind string
+}
+
+// talk is the event's Talk without speakers and slot; nil for an event
+// without a title, which cannot be one.
+func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
+	title := cleanLine(e.title)
+	if title == "" {
+		return nil
+	}
+	return &index.Talk{
+		Conference:  conf,
+		SourceID:    strings.TrimSpace(e.id),
+		Title:       title,
+		Abstract:    e.abstract,
+		Description: e.description,
+		Track:       cleanLine(e.track),
+		Room:        cleanLine(e.room),
+		Language:    cleanLine(e.language),
+		URL:         strings.TrimSpace(e.url),
+		Kind:        KindOf(e.kind),
+		Sources:     []string{file},
+	}
+}
+
 // talk makes the event a Talk; nil (with a warning) for an event that
 // cannot be one.
 func (ev *xmlEvent) talk(file string, line int, day string, conf index.Conference, loc *time.Location, zone *fileZone) (*index.Talk, []Warning) {
@@ -169,28 +197,17 @@ func (ev *xmlEvent) talk(file string, line int, day string, conf index.Conferenc
 	warn := func(format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
-	title := cleanLine(ev.Title)
-	id := strings.TrimSpace(ev.ID)
-	if id == "" {
-		id = strings.TrimSpace(ev.GUID)
+	id := ev.ID
+	if strings.TrimSpace(id) == "" {
+		id = ev.GUID
 	}
-	if title == "" {
-		warn("event %q without a title: skipped", id)
+	t := frabEvent{id: id, title: ev.Title, abstract: htmlText(ev.Abstract), description: htmlText(ev.Description),
+		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
+	if t == nil {
+		warn("event %q without a title: skipped", strings.TrimSpace(id))
 		return nil, warns
 	}
-	t := &index.Talk{
-		Conference:  conf,
-		SourceID:    id,
-		Title:       title,
-		Abstract:    htmlText(ev.Abstract),
-		Description: htmlText(ev.Description),
-		Track:       cleanLine(ev.Track),
-		Room:        cleanLine(ev.Room),
-		Language:    cleanLine(ev.Language),
-		URL:         strings.TrimSpace(ev.URL),
-		Kind:        KindOf(ev.Type),
-		Sources:     []string{file},
-	}
+	title := t.Title
 	for _, p := range ev.Persons {
 		if name := cleanLine(p.Name); name != "" {
 			t.Speakers = append(t.Speakers, index.Speaker{Name: name, SourceID: strings.TrimSpace(p.ID)})
