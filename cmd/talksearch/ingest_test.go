@@ -100,6 +100,20 @@ func TestIndexSummary(t *testing.T) {
 	}
 }
 
+// TestSeedsEnvironmentList: TALKSEARCH_SEEDS names several files as a
+// PATH-style list, as --seeds does when repeated (6 + 3 talks).
+func TestSeedsEnvironmentList(t *testing.T) {
+	dir := filepath.Join("..", "..", "index", "ingest", "testdata", "formats")
+	list := filepath.Join(dir, "fosdem-2025-go-devroom.xml") + string(filepath.ListSeparator) + filepath.Join(dir, "camp2019-excerpt.json")
+	out, _, err := runCmd(t, map[string]string{"TALKSEARCH_SEEDS": list}, "index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "talks:              9\n") {
+		t.Errorf("TALKSEARCH_SEEDS=%s: want 9 talks, got:\n%s", list, out)
+	}
+}
+
 // TestIndexSeedsDir reads a directory named by the environment, prints
 // the warnings of bad files and goes on; a directory without seeds fails.
 func TestIndexSeedsDir(t *testing.T) {

@@ -14,7 +14,7 @@
 //	talksearch export                           deduplicated talks as JSON Lines
 //
 // Every command reads the seeds embedded in the binary unless --seeds DIR
-// names a directory of *.txt dumps. Every flag has an environment variable
+// names files or directories of seeds. Every flag has an environment variable
 // equivalent: TALKSEARCH_ and the flag name in upper case with '-' as '_'
 // (for example TALKSEARCH_ADDR, TALKSEARCH_SEEDS).
 package main

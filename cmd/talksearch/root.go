@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/rs/zerolog"
@@ -60,7 +61,9 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 }
 
 // applyEnv gives every flag not set on the command line the value of its
-// environment variable TALKSEARCH_<FLAG>, if that is set.
+// environment variable TALKSEARCH_<FLAG>, if that is set. A repeatable flag
+// takes a list in the PATH style (TALKSEARCH_SEEDS=a.xml:b.xml), as a shell
+// variable cannot repeat.
 func applyEnv(cmd *cobra.Command, getenv func(string) string) error {
 	var err error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
@@ -68,9 +71,18 @@ func applyEnv(cmd *cobra.Command, getenv func(string) string) error {
 			return
 		}
 		name := "TALKSEARCH_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
-		if v := getenv(name); v != "" {
-			if e := f.Value.Set(v); e != nil {
+		v := getenv(name)
+		if v == "" {
+			return
+		}
+		values := []string{v}
+		if _, repeatable := f.Value.(pflag.SliceValue); repeatable {
+			values = filepath.SplitList(v)
+		}
+		for _, one := range values {
+			if e := f.Value.Set(one); e != nil {
 				err = fmt.Errorf("%s=%q: %w", name, v, e)
+				return
 			}
 		}
 	})
