@@ -117,6 +117,10 @@ func (s *server) apiNow(c *gin.Context) {
 	})
 }
 
+// nowRefreshSeconds is how often the live now-and-next page reloads: a
+// minute, the clock's resolution on the page.
+const nowRefreshSeconds = 60
+
 // nowPage is the view of GET /now.
 type nowPage struct {
 	page
@@ -132,10 +136,20 @@ func (s *server) nowPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.answerGzip(c, "now "+atKey(at), typeHTML, func(ctx context.Context) ([]byte, int, error) {
+	// Only the clock's now and next moves on: a page asked for one instant
+	// (?at=) is left still, and is cached apart from the live one.
+	live := c.Query("at") == ""
+	key := "now " + atKey(at)
+	if live {
+		key = "now live " + atKey(at)
+	}
+	s.answerGzip(c, key, typeHTML, func(ctx context.Context) ([]byte, int, error) {
 		now, next := s.catalogNow().nowAndNext(at)
 		local := at.In(s.opts.Location)
 		v := nowPage{page: s.newPage("Now and next"), At: local.Format("Mon 2 Jan, 15:04"), AtValue: local.Format("2006-01-02T15:04")}
+		if live {
+			v.RefreshSeconds = nowRefreshSeconds
+		}
 		for _, t := range now {
 			v.Now = append(v.Now, s.itemView(t))
 		}

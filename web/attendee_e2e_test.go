@@ -135,6 +135,23 @@ func TestEndToEndNowAndNext(t *testing.T) {
 	}
 }
 
+// TestNowPageRefreshesLive: the clock's now and next reloads itself each
+// minute; a page asked for one instant stays still.
+func TestNowPageRefreshesLive(t *testing.T) {
+	h, _ := newRealHandler(t)
+	const refresh = `<meta http-equiv="refresh" content="60">`
+	if body := get(t, h, "/now").Body.String(); !strings.Contains(body, refresh) {
+		t.Errorf("/now has no %s", refresh)
+	}
+	body := get(t, h, "/now?at=2026-04-08T10:40:00%2B02:00").Body.String()
+	if strings.Contains(body, "http-equiv") {
+		t.Errorf("/now?at= refreshes itself")
+	}
+	if !strings.Contains(body, "Beyond JSON-RPC") {
+		t.Errorf("/now?at= lacks the talk on at 10:40")
+	}
+}
+
 func TestEndToEndSchedule(t *testing.T) {
 	h, e := newRealHandler(t)
 	api := talkByTitle(t, e, monarchAPI)

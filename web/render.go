@@ -30,6 +30,9 @@ type page struct {
 	// OGTitle and OGDescription are the link preview of a page (Open
 	// Graph); empty: the page has none of its own.
 	OGTitle, OGDescription string
+	// RefreshSeconds reloads a live view (now and next) by itself, without
+	// script; 0: the page stays as it is.
+	RefreshSeconds int
 }
 
 func (s *server) newPage(title string) page {
