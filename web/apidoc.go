@@ -106,20 +106,91 @@ type RelatedDoc struct {
 
 // OverlapsDoc is the document of GET /api/overlaps (see overlap.Report).
 type OverlapsDoc struct {
-	Pairs       []PairDoc     `json:"pairs"`
-	More        int           `json:"more,omitempty"`
-	Clusters    []ClusterDoc  `json:"clusters"`
-	Clashes     []ClashDoc    `json:"clashes"`
-	MoreClashes int           `json:"more_clashes,omitempty"`
-	Merged      []MergedDoc   `json:"merged"`
-	Skipped     []RowErrorDoc `json:"skipped,omitempty"`
-	// Files, Conflicts and Resubmissions keep overlap's own field names
-	// (overlap.Summary, Conflict, Resubmission: plain records).
-	Files             []overlap.Summary      `json:"files,omitempty"`
-	Conflicts         []overlap.Conflict     `json:"conflicts"`
-	MoreConflicts     int                    `json:"more_conflicts,omitempty"`
-	Resubmissions     []overlap.Resubmission `json:"resubmissions"`
-	MoreResubmissions int                    `json:"more_resubmissions,omitempty"`
+	Pairs             []PairDoc         `json:"pairs"`
+	More              int               `json:"more,omitempty"`
+	Clusters          []ClusterDoc      `json:"clusters"`
+	Clashes           []ClashDoc        `json:"clashes"`
+	MoreClashes       int               `json:"more_clashes,omitempty"`
+	Merged            []MergedDoc       `json:"merged"`
+	Skipped           []RowErrorDoc     `json:"skipped,omitempty"`
+	Files             []FileDoc         `json:"files,omitempty"`
+	Conflicts         []ConflictDoc     `json:"conflicts"`
+	MoreConflicts     int               `json:"more_conflicts,omitempty"`
+	Resubmissions     []ResubmissionDoc `json:"resubmissions"`
+	MoreResubmissions int               `json:"more_resubmissions,omitempty"`
+}
+
+// FileDoc counts what became of one submitted file's rows (overlap.Summary):
+// rows = kept + merged + skipped.
+type FileDoc struct {
+	File     string `json:"file"`
+	Format   string `json:"format"`
+	Rows     int    `json:"rows"`
+	Kept     int    `json:"kept"`
+	Repaired int    `json:"repaired"`
+	Merged   int    `json:"merged"`
+	Skipped  int    `json:"skipped"`
+	// NaiveTimes kept rows had times without a zone, read in Zone.
+	NaiveTimes int    `json:"naive_times"`
+	Zone       string `json:"zone"`
+}
+
+// ConflictDoc is a problem of the schedule between two talks
+// (overlap.Conflict); Speaker, Track and Score belong to one kind each.
+type ConflictDoc struct {
+	Kind    string    `json:"kind"`
+	Speaker string    `json:"speaker,omitempty"`
+	Track   string    `json:"track,omitempty"`
+	A       string    `json:"a"`
+	B       string    `json:"b"`
+	TitleA  string    `json:"title_a"`
+	TitleB  string    `json:"title_b"`
+	RoomA   string    `json:"room_a,omitempty"`
+	RoomB   string    `json:"room_b,omitempty"`
+	Start   time.Time `json:"start"`
+	End     time.Time `json:"end"`
+	Score   float64   `json:"score,omitempty"`
+}
+
+// ResubmissionDoc is a talk that comes back at a later conference
+// (overlap.Resubmission).
+type ResubmissionDoc struct {
+	Earlier           string   `json:"earlier"`
+	Later             string   `json:"later"`
+	TitleEarlier      string   `json:"title_earlier"`
+	TitleLater        string   `json:"title_later"`
+	ConferenceEarlier string   `json:"conference_earlier"`
+	ConferenceLater   string   `json:"conference_later"`
+	Kind              string   `json:"kind"`
+	Score             float64  `json:"score"`
+	Resemblance       float64  `json:"resemblance"`
+	SharedSpeakers    []string `json:"shared_speakers,omitempty"`
+	Evidence          []string `json:"evidence"`
+}
+
+func newFileDocs(fs []overlap.Summary) []FileDoc {
+	var docs []FileDoc
+	for _, f := range fs {
+		docs = append(docs, FileDoc(f))
+	}
+	return docs
+}
+
+func newConflictDocs(cs []overlap.Conflict) []ConflictDoc {
+	docs := make([]ConflictDoc, len(cs))
+	for i, c := range cs {
+		docs[i] = ConflictDoc(c)
+	}
+	return docs
+}
+
+func newResubmissionDocs(rs []overlap.Resubmission) []ResubmissionDoc {
+	docs := make([]ResubmissionDoc, len(rs))
+	for i, r := range rs {
+		r.Evidence = nonNil(r.Evidence)
+		docs[i] = ResubmissionDoc(r)
+	}
+	return docs
 }
 
 // PairDoc is two overlapping talks and why (overlap.Pair).
@@ -265,32 +336,28 @@ func NewOverlapsDoc(r *overlap.Report) OverlapsDoc {
 	for _, e := range r.Skipped {
 		doc.Skipped = append(doc.Skipped, RowErrorDoc{e.File, e.Line, e.Action, e.Reason})
 	}
-	doc.Files, doc.MoreConflicts, doc.MoreResubmissions = r.Files, r.MoreConflicts, r.MoreResubmissions
-	doc.Conflicts = nonNil(r.Conflicts)
-	doc.Resubmissions = make([]overlap.Resubmission, len(r.Resubmissions))
-	for i, rs := range r.Resubmissions {
-		rs.Evidence = nonNil(rs.Evidence)
-		doc.Resubmissions[i] = rs
-	}
+	doc.Files, doc.MoreConflicts, doc.MoreResubmissions = newFileDocs(r.Files), r.MoreConflicts, r.MoreResubmissions
+	doc.Conflicts = newConflictDocs(r.Conflicts)
+	doc.Resubmissions = newResubmissionDocs(r.Resubmissions)
 	return doc
 }
 
 // TalkOverlapsDoc is the document of GET /api/overlaps/talks/:id (see
 // overlap.TalkOverlaps).
 type TalkOverlapsDoc struct {
-	ID         string                 `json:"id"`
-	Title      string                 `json:"title"`
-	Conference string                 `json:"conference,omitempty"`
-	Track      string                 `json:"track,omitempty"`
-	Similar    []PairDoc              `json:"similar"`
-	Versions   []overlap.Resubmission `json:"versions"`
-	Conflicts  []overlap.Conflict     `json:"conflicts"`
+	ID         string            `json:"id"`
+	Title      string            `json:"title"`
+	Conference string            `json:"conference,omitempty"`
+	Track      string            `json:"track,omitempty"`
+	Similar    []PairDoc         `json:"similar"`
+	Versions   []ResubmissionDoc `json:"versions"`
+	Conflicts  []ConflictDoc     `json:"conflicts"`
 }
 
 // NewTalkOverlapsDoc is the API document of one talk's overlaps.
 func NewTalkOverlapsDoc(v *overlap.TalkOverlaps) TalkOverlapsDoc {
 	doc := TalkOverlapsDoc{ID: v.ID, Title: v.Title, Conference: v.Conference, Track: v.Track,
-		Similar: make([]PairDoc, len(v.Similar)), Versions: nonNil(v.Versions), Conflicts: nonNil(v.Conflicts)}
+		Similar: make([]PairDoc, len(v.Similar)), Versions: newResubmissionDocs(v.Versions), Conflicts: newConflictDocs(v.Conflicts)}
 	for i, p := range v.Similar {
 		doc.Similar[i] = newPairDoc(p)
 	}

@@ -162,7 +162,7 @@ func TestUploadExports(t *testing.T) {
 	if rec.Code != 200 || rec.Header().Get("Content-Disposition") != `attachment; filename="overlaps.json"` {
 		t.Fatalf("got %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
-	var rep overlap.Report
+	var rep OverlapsDoc
 	if err := json.Unmarshal(rec.Body.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -21,19 +21,19 @@ const (
 
 // Conflict is a problem of the schedule between two talks.
 type Conflict struct {
-	Kind    string `json:"kind"`
-	Speaker string `json:"speaker,omitempty"` // ConflictSpeaker: as the first talk writes the name
-	Track   string `json:"track,omitempty"`   // ConflictTrack
-	A       string `json:"a"`
-	B       string `json:"b"`
-	TitleA  string `json:"title_a"`
-	TitleB  string `json:"title_b"`
-	RoomA   string `json:"room_a,omitempty"`
-	RoomB   string `json:"room_b,omitempty"`
+	Kind    string
+	Speaker string // ConflictSpeaker: as the first talk writes the name
+	Track   string   // ConflictTrack
+	A       string
+	B       string
+	TitleA  string
+	TitleB  string
+	RoomA   string
+	RoomB   string
 	// Start and End are the span both talks share.
-	Start time.Time `json:"start"`
-	End   time.Time `json:"end"`
-	Score float64   `json:"score,omitempty"` // ConflictSimilar: the pair's score
+	Start time.Time
+	End   time.Time
+	Score float64 // ConflictSimilar: the pair's score
 }
 
 // slotsOverlap reports whether both talks have a full slot and the slots

@@ -67,17 +67,17 @@ type ReadOptions struct {
 // Merged + Skipped: every row is accounted for; Repaired rows are among
 // the Kept.
 type Summary struct {
-	File     string `json:"file"`
-	Format   string `json:"format"`
-	Rows     int    `json:"rows"` // data rows: CSV records after the header, non-blank JSON lines
-	Kept     int    `json:"kept"`
-	Repaired int    `json:"repaired"`
-	Merged   int    `json:"merged"`
-	Skipped  int    `json:"skipped"`
+	File     string
+	Format   string
+	Rows     int // data rows: CSV records after the header, non-blank JSON lines
+	Kept     int
+	Repaired int
+	Merged   int
+	Skipped  int
 	// NaiveTimes is how many kept rows had times without a zone, read in
 	// Zone.
-	NaiveTimes int    `json:"naive_times"`
-	Zone       string `json:"zone"`
+	NaiveTimes int
+	Zone       string
 }
 
 // Import is one file read whole: its talks, the rows not kept as written,

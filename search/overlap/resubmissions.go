@@ -13,19 +13,19 @@ import (
 // one: the same or an edited abstract, perhaps under a new title, or the
 // same title, or the same speaker on a similar text.
 type Resubmission struct {
-	Earlier           string   `json:"earlier"` // talk ids
-	Later             string   `json:"later"`
-	TitleEarlier      string   `json:"title_earlier"`
-	TitleLater        string   `json:"title_later"`
-	ConferenceEarlier string   `json:"conference_earlier"`
-	ConferenceLater   string   `json:"conference_later"`
-	Kind              string   `json:"kind"` // the pair's kind
-	Score             float64  `json:"score"`
-	Resemblance       float64  `json:"resemblance"`
-	SharedSpeakers    []string `json:"shared_speakers,omitempty"`
+	Earlier           string // talk ids
+	Later             string
+	TitleEarlier      string
+	TitleLater        string
+	ConferenceEarlier string
+	ConferenceLater   string
+	Kind              string // the pair's kind
+	Score             float64
+	Resemblance       float64
+	SharedSpeakers    []string
 	// Evidence says why, for people: "same title", "new title", "same
 	// abstract", "edited abstract", "same speaker".
-	Evidence []string `json:"evidence"`
+	Evidence []string
 }
 
 // resubmissionEditedMin is the shingle resemblance from which a pair
