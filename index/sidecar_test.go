@@ -67,6 +67,14 @@ func TestSidecarKeepsWithTheIndex(t *testing.T) {
 		t.Errorf("another name: %v, want fs.ErrNotExist", err)
 	}
 
+	// Another build of the program may derive differently: never read.
+	build := programBuild
+	programBuild = func() string { return "buildid:another" }
+	err = cur.Load("words", "k1", &got)
+	programBuild = build
+	if !errors.Is(err, ErrSidecarStale) || !strings.Contains(err.Error(), "another build") {
+		t.Errorf("another build: %v, want ErrSidecarStale", err)
+	}
 	kept, err := os.ReadFile(filepath.Join(cur.dir, "words"))
 	if err != nil {
 		t.Fatal(err)

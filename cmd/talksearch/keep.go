@@ -21,7 +21,7 @@ const keptCorpusName = "corpus"
 // the tests.
 type corpusSource struct {
 	Kept   bool   // read from the index's sidecar, no seed file parsed
-	Reason string // why not, when it was not: "" for no index yet
+	Reason string // why not, when it was kept for other seeds or another build
 }
 
 // loadServeCorpus is loadCorpusLogged for serve. With --index DIR and
@@ -54,11 +54,10 @@ func (g *globals) loadServeCorpus(dir string, log zerolog.Logger) (c *ingest.Cor
 		src.Kept = true
 	case errors.Is(err, fs.ErrNotExist):
 		// First start, or an index built before corpora were kept.
+	case errors.Is(err, index.ErrSidecarStale):
+		src.Reason = err.Error() // changed seeds, zone or program: no fault
 	default:
-		src.Reason = err.Error()
-		if !errors.Is(err, index.ErrSidecarStale) {
-			log.Warn().Err(err).Str("path", dir).Msg("kept corpus unusable: ingesting the seeds")
-		}
+		log.Warn().Err(err).Str("path", dir).Msg("kept corpus unusable: ingesting the seeds")
 	}
 	if !src.Kept {
 		if c, key, err = ingest.LoadPathsKeyed(g.seedPaths, opt); err != nil {

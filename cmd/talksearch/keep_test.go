@@ -144,9 +144,9 @@ func TestServeRestartKeepsTheCorpus(t *testing.T) {
 	if err := os.WriteFile(xml, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	changed, got, _ := start()
-	if changed.CorpusKept || len(changed.Derivations) != 0 {
-		t.Fatalf("changed seeds: %+v, want everything derived again", changed)
+	changed, got, log := start()
+	if changed.CorpusKept || len(changed.Derivations) != 0 || !strings.Contains(log, "sidecar corpus: key changed") {
+		t.Fatalf("changed seeds: %+v, want everything derived again and why\n%s", changed, log)
 	}
 	hits := got["api/search?q=swiss+maps"].(map[string]any)["hits"].([]any)
 	if len(hits) == 0 || hits[0].(map[string]any)["title"] != "Swiss Tables in Go" {

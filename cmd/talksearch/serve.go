@@ -145,6 +145,9 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	kept := engine.Kept()
 	log.Info().Int("talks", len(corpus.Talks)).Bool("corpus_kept", src.Kept).Strs("derivations_kept", kept.Loaded).
 		Strs("derived", kept.Derived).Dur("took", time.Since(start)).Msg("index ready")
+	if src.Reason != "" {
+		log.Info().Str("reason", src.Reason).Msg("seeds parsed: the kept corpus is not theirs")
+	}
 	for _, p := range kept.Problems {
 		log.Warn().Str("problem", p).Msg("a kept derivation was not used or not saved")
 	}
