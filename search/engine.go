@@ -58,7 +58,9 @@ type Options struct {
 	//		return idx, err
 	//	}
 	//
-	// The engine closes each index when it is replaced or closed.
+	// The engine closes each index when it is replaced or closed. An
+	// index from index.Open keeps the engine's vocabulary and thesaurus in
+	// its sidecar for the next start (kept.go, Engine.Kept).
 	Index func(talks []index.Talk) (bleve.Index, error)
 	// OnePassMax is the largest corpus whose searches run in one Bleve
 	// pass that also collects the positions of the matched words for

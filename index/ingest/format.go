@@ -250,7 +250,7 @@ func zoneName(loc *time.Location) string {
 
 // ianaZones caches, by name, whether time.LoadLocation knows a zone: it
 // reads and parses the zone's file at every call, once per talk here (a
-// tenth of ingesting the FOSDEM archive).
+// twentieth of ingesting the FOSDEM archive).
 var ianaZones sync.Map
 
 // slot fills the talk's start, end and zone and marks it scheduled.
