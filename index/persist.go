@@ -84,7 +84,8 @@ func ContentHash(talks []Talk) (string, error) {
 // Open returns the index of talks persisted under dir, reusing the one
 // there when it was built from the same talks (ContentHash) with the same
 // MappingVersion and its files are intact, and building a new one otherwise.
-// The index is read-only. A dir that cannot be written is an error only when
+// The index is read-only; SidecarOf gives the directory where what is derived
+// from its talks may be kept. A dir that cannot be written is an error only when
 // a build is needed. Directories left by a crashed build are removed.
 //
 // One process at a time may Open a dir (calls must not overlap): a build
@@ -121,7 +122,7 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 			rep.Cleanup = removeStale(dir, filepath.Base(path)) // left by a build that crashed
 		}
 		rep.Took = time.Since(began)
-		return idx, rep, nil
+		return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
 	}
 	rep.Reason = reason
 	path, err = buildPersisted(dir, talks, hash, p)
@@ -140,7 +141,7 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 	rep.Path = path
 	rep.Docs, _ = idx.DocCount()
 	rep.Took = time.Since(began)
-	return idx, rep, nil
+	return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
 }
 
 // reuse opens the current index if it matches; otherwise it says why not.
@@ -270,6 +271,9 @@ func hasStale(dir, keep string) bool {
 func sumFiles(root string) (map[string]entry, error) {
 	files := map[string]entry{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p == filepath.Join(root, sidecarDir) {
+			return fs.SkipDir // written after the manifest (sidecar.go)
+		}
 		if err != nil || d.IsDir() {
 			return err
 		}

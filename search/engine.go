@@ -58,7 +58,9 @@ type Options struct {
 	//		return idx, err
 	//	}
 	//
-	// The engine closes each index when it is replaced or closed.
+	// The engine closes each index when it is replaced or closed. An
+	// index from index.Open keeps the engine's vocabulary and thesaurus in
+	// its sidecar for the next start (kept.go, Engine.Kept).
 	Index func(talks []index.Talk) (bleve.Index, error)
 	// OnePassMax is the largest corpus whose searches run in one Bleve
 	// pass that also collects the positions of the matched words for
@@ -329,6 +331,8 @@ type snapshot struct {
 	overlapMu sync.Mutex
 	overlapBy map[float64]*overlap.Report
 
+	kept Kept // where vocab and thesaurus came from
+
 	// refs counts holders; releasing the snapshot closes the index once
 	// no search holds it. A negative count means closed.
 	refMu sync.Mutex
@@ -409,10 +413,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, fmt.Errorf("no analyzer for field %s", index.FieldTitle)
 	}
 	s.terms = talkanalysis.TermsOf(s.analyzer)
-	s.vocab = newVocabulary(talks)
-	if !o.NoSynonyms {
-		s.thesaurus = synonyms.NewThesaurusUsing(talks, s.terms)
-	}
+	s.derive(talks, index.SidecarOf(idx)) // vocab, thesaurus (kept.go)
 	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers, index.FieldTrackText, index.FieldRoomText); err != nil {
 		idx.Close()
 		return nil, err

@@ -125,7 +125,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	}
 
 	start := time.Now()
-	corpus, err := g.loadCorpusLogged(log)
+	corpus, src, keepCorpus, err := g.loadServeCorpus(o.indexDir, log) // keep.go
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,16 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	// Closed after the server has shut down: the index (and, with --index,
 	// its files) is released once no request can use it.
 	defer engine.Close()
-	log.Info().Int("talks", len(corpus.Talks)).Dur("took", time.Since(start)).Msg("index ready")
+	keepCorpus()
+	kept := engine.Kept()
+	log.Info().Int("talks", len(corpus.Talks)).Bool("corpus_kept", src.Kept).Strs("derivations_kept", kept.Loaded).
+		Strs("derived", kept.Derived).Dur("took", time.Since(start)).Msg("index ready")
+	if src.Reason != "" {
+		log.Info().Str("reason", src.Reason).Msg("seeds parsed: the kept corpus is not theirs")
+	}
+	for _, p := range kept.Problems {
+		log.Warn().Str("problem", p).Msg("a kept derivation was not used or not saved")
+	}
 
 	gin.SetMode(gin.ReleaseMode)
 	// Live re-index (reload.go): SIGHUP, or POST /admin/reload with the token.

@@ -37,7 +37,7 @@ var servingRE = regexp.MustCompile(`^talksearch: serving on (http://127\.0\.0\.1
 // startServe runs the real program as main would, and returns the URL it
 // prints on standard output once it listens (its documented first line,
 // read as it is written, not polled for).
-func startServe(t *testing.T, args []string, env map[string]string) (url string, stderr *syncBuffer, stop func() error) {
+func startServe(t testing.TB, args []string, env map[string]string) (url string, stderr *syncBuffer, stop func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out, stdout := io.Pipe()

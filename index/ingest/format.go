@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata"
 	"unicode/utf8" // conference zones must not depend on the host's tz database
@@ -235,11 +236,22 @@ func zoneName(loc *time.Location) string {
 	if loc == nil || loc == time.UTC {
 		return ""
 	}
-	if _, err := time.LoadLocation(loc.String()); err != nil {
+	name := loc.String()
+	known, ok := ianaZones.Load(name)
+	if !ok {
+		_, err := time.LoadLocation(name)
+		known, _ = ianaZones.LoadOrStore(name, err == nil)
+	}
+	if !known.(bool) {
 		return ""
 	}
-	return loc.String()
+	return name
 }
+
+// ianaZones caches, by name, whether time.LoadLocation knows a zone: it
+// reads and parses the zone's file at every call, once per talk here (a
+// twentieth of ingesting the FOSDEM archive).
+var ianaZones sync.Map
 
 // slot fills the talk's start, end and zone and marks it scheduled.
 func slot(t *index.Talk, start time.Time, dur time.Duration, loc *time.Location) {

@@ -73,6 +73,16 @@ func LoadFS(fsys fs.FS, opt Options) (*Corpus, error) {
 // a warning; a file named on the command line may be a link to anywhere.
 // Talks name their files by the path given joined with the file's name.
 func LoadPaths(paths []string, opt Options) (*Corpus, error) {
+	inputs, warns, err := listPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	return load(inputs, opt, warns)
+}
+
+// listPaths lists the inputs of LoadPaths, with the warnings about files
+// it refuses.
+func listPaths(paths []string) ([]input, []Warning, error) {
 	var inputs []input
 	var warns []Warning
 	seen := map[string]bool{}
@@ -90,7 +100,7 @@ func LoadPaths(paths []string, opt Options) (*Corpus, error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("seeds %s: %w", p, err)
+			return nil, nil, fmt.Errorf("seeds %s: %w", p, err)
 		}
 		if !info.IsDir() {
 			addFile(p, info)
@@ -98,11 +108,11 @@ func LoadPaths(paths []string, opt Options) (*Corpus, error) {
 		}
 		entries, err := os.ReadDir(p)
 		if err != nil {
-			return nil, fmt.Errorf("list seeds %s: %w", p, err)
+			return nil, nil, fmt.Errorf("list seeds %s: %w", p, err)
 		}
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			return nil, fmt.Errorf("seeds %s: %w", p, err)
+			return nil, nil, fmt.Errorf("seeds %s: %w", p, err)
 		}
 		for _, e := range entries {
 			name := filepath.Join(p, e.Name())
@@ -122,7 +132,7 @@ func LoadPaths(paths []string, opt Options) (*Corpus, error) {
 			}
 			fi, err := os.Stat(name)
 			if err != nil {
-				return nil, fmt.Errorf("stat seed %s: %w", name, err)
+				return nil, nil, fmt.Errorf("stat seed %s: %w", name, err)
 			}
 			if fi.IsDir() {
 				warns = append(warns, Warning{File: filepath.Clean(name), Msg: "a directory inside a seeds directory: not read (name it with --seeds to read it)"})
@@ -138,7 +148,7 @@ func LoadPaths(paths []string, opt Options) (*Corpus, error) {
 	for i := range inputs {
 		inputs[i].name = names[i]
 	}
-	return load(inputs, opt, warns)
+	return inputs, warns, nil
 }
 
 // displayNames are the names files are reported by (warnings, Sources):

@@ -1,0 +1,175 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/synonyms"
+)
+
+// What the engine derives from a corpus beyond the index and keeps with an
+// on-disk index (index.Sidecar), so that a restart on the same talks reads
+// it rather than deriving it again. Related lists are not kept: a corpus
+// above Options.PrecomputeRelatedMax computes each on first use, and a
+// smaller one computes them all in less time than reading them would save.
+const (
+	keptVocabulary = "vocabulary"
+	keptThesaurus  = "thesaurus"
+)
+
+// Kept says where the engine's derivations of the corpus it serves came
+// from (Engine.Kept), for the caller to log and tests to assert.
+type Kept struct {
+	// Loaded are the derivations read from the index's sidecar.
+	Loaded []string
+	// Derived are those computed from the talks; with an on-disk index
+	// they are saved for the next start.
+	Derived []string
+	// Problems say why a kept derivation was not used (damaged, written
+	// for other talks or another build) or could not be saved; a
+	// derivation not kept yet is no problem.
+	Problems []string
+}
+
+// Kept reports where the derivations of the corpus being served came from.
+func (e *Engine) Kept() Kept {
+	s := e.snap.Load()
+	if s == nil {
+		return Kept{}
+	}
+	return s.kept
+}
+
+// derive fills the snapshot's vocabulary and thesaurus from sc, when it
+// holds them, or from the talks, the two concurrently.
+func (s *snapshot) derive(talks []index.Talk, sc *index.Sidecar) {
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		report = &s.kept
+	)
+	note := func(name string, loaded bool, problems ...error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if loaded {
+			report.Loaded = append(report.Loaded, name)
+		} else {
+			report.Derived = append(report.Derived, name)
+		}
+		for _, p := range problems {
+			if p != nil && !errors.Is(p, errNotKept) {
+				report.Problems = append(report.Problems, p.Error())
+			}
+		}
+	}
+	wg.Go(func() {
+		var k keptVocab
+		loadErr := loadKept(sc, keptVocabulary, &k)
+		if loadErr == nil {
+			if v, err := k.vocabulary(); err == nil {
+				s.vocab = v
+				note(keptVocabulary, true)
+				return
+			} else {
+				loadErr = fmt.Errorf("sidecar %s: %w", keptVocabulary, err)
+			}
+		}
+		s.vocab = newVocabulary(talks)
+		note(keptVocabulary, false, loadErr, saveKept(sc, keptVocabulary, s.vocab.kept()))
+	})
+	if !s.opts.NoSynonyms {
+		wg.Go(func() {
+			var groups []synonyms.SynonymGroup
+			loadErr := loadKept(sc, keptThesaurus, &groups)
+			if loadErr == nil {
+				s.thesaurus = synonyms.ThesaurusOf(groups, s.terms)
+				note(keptThesaurus, true)
+				return
+			}
+			s.thesaurus = synonyms.NewThesaurusUsing(talks, s.terms)
+			note(keptThesaurus, false, loadErr, saveKept(sc, keptThesaurus, s.thesaurus.Groups()))
+		})
+	}
+	wg.Wait()
+	sort.Strings(report.Loaded)
+	sort.Strings(report.Derived)
+	sort.Strings(report.Problems)
+}
+
+// loadKept reads name from sc into v: nil when it did, errNotKept when
+// there is nothing to read, otherwise why what is there is not usable.
+func loadKept(sc *index.Sidecar, name string, v any) error {
+	if sc == nil {
+		return errNotKept
+	}
+	err := sc.Load(name, "", v)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errNotKept
+	}
+	return err
+}
+
+// saveKept keeps v under name in sc, if there is one.
+func saveKept(sc *index.Sidecar, name string, v any) error {
+	if sc == nil {
+		return nil
+	}
+	return sc.Save(name, "", v)
+}
+
+// errNotKept is loadKept's "nothing there": no problem to report.
+var errNotKept = errors.New("not kept")
+
+// keptVocab is a vocabulary as it is kept: its words sorted, each one's
+// talk count, and the hyphenated forms as pairs (joined, hyphenated).
+type keptVocab struct {
+	Words   []string
+	DF      []int32
+	Hyphens []string
+}
+
+func (v *vocabulary) kept() keptVocab {
+	k := keptVocab{Words: v.sorted, DF: make([]int32, len(v.sorted))}
+	for i, w := range v.sorted {
+		k.DF[i] = int32(v.df[w])
+	}
+	joined := make([]string, 0, len(v.hyphens))
+	for j := range v.hyphens {
+		joined = append(joined, j)
+	}
+	sort.Strings(joined)
+	for _, j := range joined {
+		k.Hyphens = append(k.Hyphens, j, v.hyphens[j])
+	}
+	return k
+}
+
+// vocabulary rebuilds what newVocabulary would: the words come sorted, so
+// each length's list is sorted as it fills.
+func (k keptVocab) vocabulary() (*vocabulary, error) {
+	if len(k.DF) != len(k.Words) || len(k.Hyphens)%2 != 0 || !slices.IsSorted(k.Words) {
+		return nil, fmt.Errorf("inconsistent: %d words, %d counts, %d hyphen entries", len(k.Words), len(k.DF), len(k.Hyphens))
+	}
+	v := &vocabulary{
+		df:      make(map[string]int, len(k.Words)),
+		hyphens: make(map[string]string, len(k.Hyphens)/2),
+		byLen:   map[int][]string{},
+		runes:   make(map[string][]rune, len(k.Words)),
+		sorted:  k.Words,
+	}
+	for i, w := range k.Words {
+		v.df[w] = int(k.DF[i])
+		rs := []rune(w)
+		v.runes[w] = rs
+		v.byLen[len(rs)] = append(v.byLen[len(rs)], w)
+	}
+	for i := 0; i < len(k.Hyphens); i += 2 {
+		v.hyphens[k.Hyphens[i]] = k.Hyphens[i+1]
+	}
+	return v, nil
+}
