@@ -54,6 +54,14 @@ var hostileShapes = []struct {
 	// Every word known: every clause and phrase finds its terms.
 	{"words", (*hostileGen).word},
 	{"phrases", func(g *hostileGen) string { return `"` + g.word() + " " + g.misspelt() + `"` }},
+	// Quoted phrases of eight corpus words: every field has their terms.
+	{"long-phrases", func(g *hostileGen) string {
+		ws := make([]string, 8)
+		for i := range ws {
+			ws[i] = g.word()
+		}
+		return `"` + strings.Join(ws, " ") + `"`
+	}},
 	// torch.compile-like tokens: a real word and a non-word.
 	{"dotted", func(g *hostileGen) string { return g.word() + "." + g.nonword() }},
 	// Three-part dotted and hyphenated compounds of non-words.
@@ -181,6 +189,11 @@ func TestHostileQueriesAreBounded(t *testing.T) {
 			}
 			if len(pl.coord) > maxWordClauses+2 {
 				t.Errorf("%s %q: %d clauses", shape.name, q, len(pl.coord))
+			}
+			// Only the parts always built (cost.go) may overrun the
+			// budget, and then no optional part is built.
+			if n := searchersOf(pl.q); n > maxSearchers && !strings.Contains(pl.note, "words side by side not ranked higher") {
+				t.Errorf("%s %q: %d term searchers, budget %d, note %q", shape.name, q, n, maxSearchers, pl.note)
 			}
 			if !pl.simplified || !strings.HasPrefix(pl.note, "The query was simplified: ") {
 				t.Errorf("%s %q: simplified %v, note %q", shape.name, q, pl.simplified, pl.note)

@@ -80,6 +80,49 @@ func (s *snapshot) compile(p syntax.Query) plan {
 	var must, should, mustNot []query.Query
 	var bud budget
 
+	// The parts every talk found must match (or must not) are built
+	// first: what they cost is spent before the optional parts (the words
+	// beyond the clauses, proximity) get any of the budget of searchers.
+	var phraseMust, fieldMust, excludeNot []query.Query
+	var asWords []string // phrases matched as their words
+	for i, ph := range p.Phrases {
+		if i >= maxPhrases {
+			bud.plainPhrases = append(bud.plainPhrases, ph)
+			asWords = append(asWords, ph)
+			continue
+		}
+		q := s.fieldsQuery(ph, true, 1)
+		if !bud.spend(q) {
+			bud.costlyPhrases = append(bud.costlyPhrases, ph)
+			asWords = append(asWords, ph)
+			continue
+		}
+		phraseMust = append(phraseMust, q)
+	}
+	for i, fc := range p.Fields {
+		if i >= maxPhrases && fc.Prefix != "track" {
+			bud.droppedFields = append(bud.droppedFields, fc.Prefix+":"+fc.Value)
+			continue
+		}
+		switch fc.Prefix {
+		case "track":
+			pl.tracks = s.tracksMatching(fc.Value, pl.tracks)
+		case "title":
+			fieldMust = append(fieldMust, bud.spent(s.fieldQuery(index.FieldTitle, fc.Value, fc.Phrase, 1)))
+		case "abstract":
+			fieldMust = append(fieldMust, bud.spent(s.fieldQuery(index.FieldAbstract, fc.Value, fc.Phrase, 1)))
+		case "speaker":
+			fieldMust = append(fieldMust, bud.spent(s.fieldQuery(index.FieldSpeakers, fc.Value, fc.Phrase, 1)))
+		}
+	}
+	for i, ex := range p.Excludes {
+		if i >= maxPhrases {
+			bud.droppedExcludes = append(bud.droppedExcludes, ex)
+			continue
+		}
+		excludeNot = append(excludeNot, bud.spent(s.fieldsQuery(ex, strings.Contains(ex, " "), 1)))
+	}
+
 	words := s.contentWords(p.Words)
 	if len(words) > 0 {
 		clauses := make([]query.Query, 0, len(words))
@@ -137,17 +180,17 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			alts = append(alts, synAlts[w]...)
 			if s.common(w) && !allCommon {
-				commonClauses = append(commonClauses, s.wordClause(alts))
+				commonClauses = append(commonClauses, bud.spent(s.wordClause(alts)))
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				continue
 			}
-			clauses = append(clauses, s.wordClause(alts))
+			clauses = append(clauses, bud.spent(s.wordClause(alts)))
 			pl.coord = append(pl.coord, s.altTerms(alts))
 		}
-		if len(bud.plainWords) > 0 {
+		if plain := s.affordableWords(&bud); len(plain) > 0 {
 			// Beyond the budget of clauses, the words count together as
 			// one, matched as they are.
-			alts := []alternative{{text: strings.Join(bud.plainWords, " "), weight: 1}}
+			alts := []alternative{{text: strings.Join(plain, " "), weight: 1}}
 			clauses = append(clauses, s.wordClause(alts))
 			pl.coord = append(pl.coord, s.altTerms(alts))
 		}
@@ -172,41 +215,27 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		// some of them.
 		must = append(must, query.NewDisjunctionQuery(clauses))
 		if len(words) > 1 {
-			should = append(should, s.proximityClauses(p.Words[:min(len(p.Words), maxProximityWords)], words, s.onePass())...)
+			for _, q := range s.proximityClauses(p.Words[:min(len(p.Words), maxProximityWords)], words, s.onePass()) {
+				if bud.spend(q) {
+					should = append(should, q)
+				} else {
+					bud.noProximity = true
+				}
+			}
 		}
 	}
-	for i, ph := range p.Phrases {
-		if i >= maxPhrases {
-			// Beyond the budget a phrase is its words, any of which may
-			// match.
-			bud.plainPhrases = append(bud.plainPhrases, ph)
-			should = append(should, s.fieldsQuery(ph, false, 1))
+	must = append(must, phraseMust...)
+	must = append(must, fieldMust...)
+	mustNot = append(mustNot, excludeNot...)
+	for _, ph := range asWords {
+		// Beyond the budget a phrase is its words, any of which may
+		// match, while the budget of searchers lasts.
+		q := s.fieldsQuery(ph, false, 1)
+		if !bud.spend(q) {
+			bud.droppedPhrases = append(bud.droppedPhrases, ph)
 			continue
 		}
-		must = append(must, s.fieldsQuery(ph, true, 1))
-	}
-	for i, fc := range p.Fields {
-		if i >= maxPhrases && fc.Prefix != "track" {
-			bud.droppedFields = append(bud.droppedFields, fc.Prefix+":"+fc.Value)
-			continue
-		}
-		switch fc.Prefix {
-		case "track":
-			pl.tracks = s.tracksMatching(fc.Value, pl.tracks)
-		case "title":
-			must = append(must, s.fieldQuery(index.FieldTitle, fc.Value, fc.Phrase, 1))
-		case "abstract":
-			must = append(must, s.fieldQuery(index.FieldAbstract, fc.Value, fc.Phrase, 1))
-		case "speaker":
-			must = append(must, s.fieldQuery(index.FieldSpeakers, fc.Value, fc.Phrase, 1))
-		}
-	}
-	for i, ex := range p.Excludes {
-		if i >= maxPhrases {
-			bud.droppedExcludes = append(bud.droppedExcludes, ex)
-			continue
-		}
-		mustNot = append(mustNot, s.fieldsQuery(ex, strings.Contains(ex, " "), 1))
+		should = append(should, q)
 	}
 	pl.simplified, pl.note = bud.explain()
 	for _, q := range must {
