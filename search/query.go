@@ -214,7 +214,12 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		// clauses) is what ranks talks with every word above talks with
 		// some of them.
 		must = append(must, query.NewDisjunctionQuery(clauses))
-		if len(words) > 1 {
+		switch {
+		case len(words) < 2:
+		case bud.searchers > maxSearchers:
+			// Nothing is left for them: not even built.
+			bud.noProximity = true
+		default:
 			for _, q := range s.proximityClauses(p.Words[:min(len(p.Words), maxProximityWords)], words, s.onePass()) {
 				if bud.spend(q) {
 					should = append(should, q)
