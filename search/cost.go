@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/blevesearch/bleve/v2/search/query"
+
 	"github.com/talksearch/talksearch/search/synonyms"
 )
 
@@ -13,7 +15,7 @@ import (
 // parts. A part beyond its budget is searched the plain way, and the
 // answer says so (Result.Simplified, Result.Note), so a 400-character
 // query of random non-words costs about what a short one does
-// (BenchmarkHostileQueries) instead of a scan of the vocabulary per word.
+// (BenchmarkHostile) instead of a scan of the vocabulary per word.
 const (
 	// maxCorrections: words looked up for typos (an edit-distance scan
 	// of the corpus' words each).
@@ -36,10 +38,25 @@ const (
 	completionScan = 2000
 )
 
+// maxSearchers: the term searchers Bleve builds for a query (one per
+// term and field, a phrase's terms included; a term a field lacks
+// costs none, prune.go). The quoted phrases are spent first, and one
+// that does not fit is matched as its words. Field clauses, exclusions
+// and the clauses of the first maxWordClauses words are always built,
+// each bounded by its own count. The optional parts then get what is
+// left, in this order: the words beyond maxWordClauses (left out beyond
+// it), the proximity phrases, the phrases matched as their words. The judged queries spend at most 34 on the
+// seeds and 44 on FOSDEM; a 400-character query of corpus words spent
+// up to 200 (BenchmarkHostile/words). A variable, so that a test can
+// compare plans without it.
+var maxSearchers = 64
+
 // budget counts a query's expensive parts as compile spends them, and
 // what it searched more simply.
 type budget struct {
 	corrections, compounds int
+	// searchers spent so far (maxSearchers)
+	searchers int
 
 	uncorrected     []string // words not looked up for typos
 	plainCompounds  []string // compound words matched as their terms
@@ -47,6 +64,89 @@ type budget struct {
 	plainPhrases    []string // phrases matched as their words
 	droppedFields   []string // field clauses left out
 	droppedExcludes []string // exclusions left out
+	droppedWords    []string // words beyond the clauses left out (maxSearchers)
+	costlyPhrases   []string // phrases matched as their words for the budget of searchers
+	droppedPhrases  []string // phrases matched as words left out (maxSearchers)
+	noProximity     bool     // proximity phrases left out (maxSearchers)
+}
+
+// spent counts the searchers of q, a part that is built whatever the
+// budget, and returns q.
+func (b *budget) spent(q query.Query) query.Query {
+	b.searchers += searchersOf(q)
+	return q
+}
+
+// spend says whether an optional part q fits in what is left of the
+// budget of searchers, and spends it if so.
+func (b *budget) spend(q query.Query) bool {
+	n := searchersOf(q)
+	if b.searchers+n > maxSearchers {
+		return false
+	}
+	b.searchers += n
+	return true
+}
+
+// searchersOf is the number of term searchers Bleve builds for q.
+func searchersOf(q query.Query) int {
+	switch x := q.(type) {
+	case *query.TermQuery:
+		return 1
+	case *query.MultiPhraseQuery:
+		n := 0
+		for _, alts := range x.Terms {
+			n += len(alts)
+		}
+		return n
+	case *query.DisjunctionQuery:
+		n := 0
+		for _, c := range x.Disjuncts {
+			n += searchersOf(c)
+		}
+		return n
+	case *query.ConjunctionQuery:
+		n := 0
+		for _, c := range x.Conjuncts {
+			n += searchersOf(c)
+		}
+		return n
+	case *query.BooleanQuery:
+		n := 0
+		for _, c := range []query.Query{x.Must, x.Should, x.MustNot} {
+			if c != nil {
+				n += searchersOf(c)
+			}
+		}
+		return n
+	}
+	// Match-none, match-all: no term is looked up.
+	return 0
+}
+
+// affordableWords returns the words beyond the clauses (b.plainWords) that
+// fit in what is left of the budget of searchers, in the query's order,
+// and keeps them as b.plainWords; the rest are left out.
+func (s *snapshot) affordableWords(b *budget) []string {
+	var kept []string
+	for i, w := range b.plainWords {
+		n := 0
+		for _, t := range s.analyze(w) {
+			for _, fw := range fieldWeights {
+				if s.hasTerm(fw.field, t) {
+					n++
+				}
+			}
+		}
+		if b.searchers+n > maxSearchers {
+			b.droppedWords = b.plainWords[i:]
+			break
+		}
+		b.searchers += n
+		kept = append(kept, w)
+	}
+	b.plainWords = kept
+	return kept
 }
 
 // explain says whether anything was simplified, and what, for people.
@@ -63,6 +163,12 @@ func (b *budget) explain() (bool, string) {
 	add(fmt.Sprintf("matched as separate words (at most %d phrases are matched whole)", maxPhrases), b.plainPhrases)
 	add(fmt.Sprintf("left out (at most %d field clauses)", maxPhrases), b.droppedFields)
 	add(fmt.Sprintf("left out (at most %d exclusions)", maxPhrases), b.droppedExcludes)
+	add(fmt.Sprintf("left out (at most %d term lookups a query)", maxSearchers), b.droppedWords)
+	add(fmt.Sprintf("matched as separate words (at most %d term lookups a query)", maxSearchers), b.costlyPhrases)
+	add(fmt.Sprintf("phrases left out (at most %d term lookups a query)", maxSearchers), b.droppedPhrases)
+	if b.noProximity {
+		parts = append(parts, fmt.Sprintf("words side by side not ranked higher (at most %d term lookups a query)", maxSearchers))
+	}
 	if len(parts) == 0 {
 		return false, ""
 	}

@@ -314,8 +314,12 @@ type snapshot struct {
 	analyzer analysis.Analyzer
 	terms    *talkanalysis.Terms
 	dict     map[string]uint64 // index term → talks using it (title, abstract, speakers, track, room)
-	stats    *termStats
-	values   map[string][]string // facet name → its known values, sorted
+	// inField says which of textFields have an index term (bit i for
+	// textFields[i]): a clause on a field lacking its term is known to
+	// match nothing before Bleve is asked (prune.go).
+	inField map[string]uint8
+	stats   *termStats
+	values  map[string][]string // facet name → its known values, sorted
 	// conferenceNames are the names of the conference ids.
 	conferenceNames map[string]string
 
@@ -414,11 +418,11 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	}
 	s.terms = talkanalysis.TermsOf(s.analyzer)
 	s.derive(talks, index.SidecarOf(idx)) // vocab, thesaurus (kept.go)
-	if s.dict, err = termDict(idx, index.FieldTitle, index.FieldAbstract, index.FieldSpeakers, index.FieldTrackText, index.FieldRoomText); err != nil {
+	if s.dict, s.inField, err = termDict(idx, textFields...); err != nil {
 		idx.Close()
 		return nil, err
 	}
-	relatedDF, err := termDict(idx, index.FieldTitle, index.FieldAbstract)
+	relatedDF, _, err := termDict(idx, index.FieldTitle, index.FieldAbstract)
 	if err != nil {
 		idx.Close()
 		return nil, err
@@ -461,30 +465,33 @@ func timeLess(a, b *index.Talk) bool {
 }
 
 // termDict reads the index's term dictionaries of fields: the terms a query
-// can match, with the most talks any one of the fields has them in.
-func termDict(idx bleve.Index, fields ...string) (map[string]uint64, error) {
+// can match, with the most talks any one of the fields has them in, and
+// which of the fields (bit i for fields[i]) have each.
+func termDict(idx bleve.Index, fields ...string) (map[string]uint64, map[string]uint8, error) {
 	out := map[string]uint64{}
-	for _, f := range fields {
+	in := map[string]uint8{}
+	for i, f := range fields {
 		fd, err := idx.FieldDict(f)
 		if err != nil {
-			return nil, fmt.Errorf("term dictionary of %s: %w", f, err)
+			return nil, nil, fmt.Errorf("term dictionary of %s: %w", f, err)
 		}
 		for {
 			e, err := fd.Next()
 			if err != nil {
 				fd.Close()
-				return nil, fmt.Errorf("term dictionary of %s: %w", f, err)
+				return nil, nil, fmt.Errorf("term dictionary of %s: %w", f, err)
 			}
 			if e == nil {
 				break
 			}
 			out[e.Term] = max(out[e.Term], e.Count)
+			in[e.Term] |= 1 << i
 		}
 		if err := fd.Close(); err != nil {
-			return nil, fmt.Errorf("term dictionary of %s: %w", f, err)
+			return nil, nil, fmt.Errorf("term dictionary of %s: %w", f, err)
 		}
 	}
-	return out, nil
+	return out, in, nil
 }
 
 func (s *snapshot) hold() bool {

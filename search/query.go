@@ -80,6 +80,49 @@ func (s *snapshot) compile(p syntax.Query) plan {
 	var must, should, mustNot []query.Query
 	var bud budget
 
+	// The parts every talk found must match (or must not) are built
+	// first: what they cost is spent before the optional parts (the words
+	// beyond the clauses, proximity) get any of the budget of searchers.
+	var phraseMust, fieldMust, excludeNot []query.Query
+	var asWords []string // phrases matched as their words
+	for i, ph := range p.Phrases {
+		if i >= maxPhrases {
+			bud.plainPhrases = append(bud.plainPhrases, ph)
+			asWords = append(asWords, ph)
+			continue
+		}
+		q := s.fieldsQuery(ph, true, 1)
+		if !bud.spend(q) {
+			bud.costlyPhrases = append(bud.costlyPhrases, ph)
+			asWords = append(asWords, ph)
+			continue
+		}
+		phraseMust = append(phraseMust, q)
+	}
+	for i, fc := range p.Fields {
+		if i >= maxPhrases && fc.Prefix != "track" {
+			bud.droppedFields = append(bud.droppedFields, fc.Prefix+":"+fc.Value)
+			continue
+		}
+		switch fc.Prefix {
+		case "track":
+			pl.tracks = s.tracksMatching(fc.Value, pl.tracks)
+		case "title":
+			fieldMust = append(fieldMust, bud.spent(s.fieldQuery(index.FieldTitle, fc.Value, fc.Phrase, 1)))
+		case "abstract":
+			fieldMust = append(fieldMust, bud.spent(s.fieldQuery(index.FieldAbstract, fc.Value, fc.Phrase, 1)))
+		case "speaker":
+			fieldMust = append(fieldMust, bud.spent(s.fieldQuery(index.FieldSpeakers, fc.Value, fc.Phrase, 1)))
+		}
+	}
+	for i, ex := range p.Excludes {
+		if i >= maxPhrases {
+			bud.droppedExcludes = append(bud.droppedExcludes, ex)
+			continue
+		}
+		excludeNot = append(excludeNot, bud.spent(s.fieldsQuery(ex, strings.Contains(ex, " "), 1)))
+	}
+
 	words := s.contentWords(p.Words)
 	if len(words) > 0 {
 		clauses := make([]query.Query, 0, len(words))
@@ -137,17 +180,17 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			alts = append(alts, synAlts[w]...)
 			if s.common(w) && !allCommon {
-				commonClauses = append(commonClauses, s.wordClause(alts))
+				commonClauses = append(commonClauses, bud.spent(s.wordClause(alts)))
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				continue
 			}
-			clauses = append(clauses, s.wordClause(alts))
+			clauses = append(clauses, bud.spent(s.wordClause(alts)))
 			pl.coord = append(pl.coord, s.altTerms(alts))
 		}
-		if len(bud.plainWords) > 0 {
+		if plain := s.affordableWords(&bud); len(plain) > 0 {
 			// Beyond the budget of clauses, the words count together as
 			// one, matched as they are.
-			alts := []alternative{{text: strings.Join(bud.plainWords, " "), weight: 1}}
+			alts := []alternative{{text: strings.Join(plain, " "), weight: 1}}
 			clauses = append(clauses, s.wordClause(alts))
 			pl.coord = append(pl.coord, s.altTerms(alts))
 		}
@@ -171,44 +214,45 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		// clauses) is what ranks talks with every word above talks with
 		// some of them.
 		must = append(must, query.NewDisjunctionQuery(clauses))
-		if len(words) > 1 {
-			should = append(should, proximityClauses(p.Words[:min(len(p.Words), maxProximityWords)], words, s.onePass())...)
+		switch {
+		case len(words) < 2:
+		case bud.searchers > maxSearchers:
+			// Nothing is left for them: not even built.
+			bud.noProximity = true
+		default:
+			for _, q := range s.proximityClauses(p.Words[:min(len(p.Words), maxProximityWords)], words, s.onePass()) {
+				if bud.spend(q) {
+					should = append(should, q)
+				} else {
+					bud.noProximity = true
+				}
+			}
 		}
 	}
-	for i, ph := range p.Phrases {
-		if i >= maxPhrases {
-			// Beyond the budget a phrase is its words, any of which may
-			// match.
-			bud.plainPhrases = append(bud.plainPhrases, ph)
-			should = append(should, fieldsQuery(ph, false, 1))
+	must = append(must, phraseMust...)
+	must = append(must, fieldMust...)
+	mustNot = append(mustNot, excludeNot...)
+	for _, ph := range asWords {
+		// Beyond the budget a phrase is its words, any of which may
+		// match, while the budget of searchers lasts.
+		q := s.fieldsQuery(ph, false, 1)
+		if !bud.spend(q) {
+			bud.droppedPhrases = append(bud.droppedPhrases, ph)
 			continue
 		}
-		must = append(must, fieldsQuery(ph, true, 1))
-	}
-	for i, fc := range p.Fields {
-		if i >= maxPhrases && fc.Prefix != "track" {
-			bud.droppedFields = append(bud.droppedFields, fc.Prefix+":"+fc.Value)
-			continue
-		}
-		switch fc.Prefix {
-		case "track":
-			pl.tracks = s.tracksMatching(fc.Value, pl.tracks)
-		case "title":
-			must = append(must, fieldQuery(index.FieldTitle, fc.Value, fc.Phrase, 1))
-		case "abstract":
-			must = append(must, fieldQuery(index.FieldAbstract, fc.Value, fc.Phrase, 1))
-		case "speaker":
-			must = append(must, fieldQuery(index.FieldSpeakers, fc.Value, fc.Phrase, 1))
-		}
-	}
-	for i, ex := range p.Excludes {
-		if i >= maxPhrases {
-			bud.droppedExcludes = append(bud.droppedExcludes, ex)
-			continue
-		}
-		mustNot = append(mustNot, fieldsQuery(ex, strings.Contains(ex, " "), 1))
+		should = append(should, q)
 	}
 	pl.simplified, pl.note = bud.explain()
+	for _, q := range must {
+		if isNone(disjunctsOf(q)) {
+			// A part every talk must match that no talk can (prune.go).
+			pl.none = true
+			return pl
+		}
+	}
+	if isNone(anyOf(should)) {
+		should = nil
+	}
 	if len(must) == 0 && len(mustNot) == 0 {
 		if len(p.Words)+len(p.Phrases) > 0 && pl.tracks == nil {
 			// Only filler words ("the", "how to"): nothing to look for.
@@ -317,19 +361,11 @@ func (s *snapshot) wordClause(alts []alternative) query.Query {
 		qs := make([]query.Query, 0, len(alts))
 		for _, a := range alts {
 			boost := fw.weight * a.weight * float64(len(alts))
-			if a.phrase {
-				qs = append(qs, fieldQuery(fw.field, a.text, true, boost))
-			} else {
-				qs = append(qs, s.termsQuery(fw.field, a.text, boost))
-			}
+			qs = append(qs, s.fieldQuery(fw.field, a.text, a.phrase, boost))
 		}
-		if len(qs) == 1 {
-			perField = append(perField, qs[0])
-			continue
-		}
-		perField = append(perField, query.NewDisjunctionQuery(qs))
+		perField = append(perField, anyOf(qs))
 	}
-	return query.NewDisjunctionQuery(perField)
+	return anyOf(perField)
 }
 
 // literal is how a word matches as typed. A word the analyzer splits into
@@ -410,18 +446,18 @@ func (s *snapshot) compound(w string) bool {
 // words. Phrases in abstracts are what a search of a large corpus spends
 // most on (every talk with the words is checked for their positions), so
 // with all false only titles are checked.
-func proximityClauses(typed, content []string, all bool) []query.Query {
+func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Query {
 	var qs []query.Query
 	whole := strings.Join(typed, " ")
-	qs = append(qs, fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost),
+	qs = append(qs, s.fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost),
 		// A room's or a track's name typed whole ("Master Stage", not
 		// "Junior Stage" with a "master" in the abstract).
-		fieldQuery(index.FieldRoomText, whole, true, 3*phraseBoost),
-		fieldQuery(index.FieldTrackText, whole, true, 3*phraseBoost))
+		s.fieldQuery(index.FieldRoomText, whole, true, 3*phraseBoost),
+		s.fieldQuery(index.FieldTrackText, whole, true, 3*phraseBoost))
 	if all {
 		qs = append(qs,
-			fieldQuery(index.FieldAbstract, whole, true, phraseBoost),
-			fieldQuery(index.FieldSpeakers, whole, true, 2*phraseBoost),
+			s.fieldQuery(index.FieldAbstract, whole, true, phraseBoost),
+			s.fieldQuery(index.FieldSpeakers, whole, true, 2*phraseBoost),
 		)
 	}
 	isContent := map[string]bool{}
@@ -434,37 +470,31 @@ func proximityClauses(typed, content []string, all bool) []query.Query {
 			continue
 		}
 		pair := typed[i] + " " + typed[i+1]
-		qs = append(qs, fieldQuery(index.FieldTitle, pair, true, phraseBoost))
+		qs = append(qs, s.fieldQuery(index.FieldTitle, pair, true, phraseBoost))
 		if all {
-			qs = append(qs, fieldQuery(index.FieldAbstract, pair, true, phraseBoost/2))
+			qs = append(qs, s.fieldQuery(index.FieldAbstract, pair, true, phraseBoost/2))
 		}
 		pairs++
 	}
 	return qs
 }
 
-// fieldsQuery matches text in the title, abstract or speakers.
-func fieldsQuery(text string, phrase bool, boost float64) query.Query {
+// fieldsQuery matches text in the title, abstract, speakers, track or room.
+func (s *snapshot) fieldsQuery(text string, phrase bool, boost float64) query.Query {
 	qs := make([]query.Query, 0, len(fieldWeights))
 	for _, fw := range fieldWeights {
-		qs = append(qs, fieldQuery(fw.field, text, phrase, boost*fw.weight))
+		qs = append(qs, s.fieldQuery(fw.field, text, phrase, boost*fw.weight))
 	}
-	return query.NewDisjunctionQuery(qs)
+	return anyOf(qs)
 }
 
-// fieldQuery matches text in one field, analysed by that field's analyzer:
-// as a phrase, or as words of which any may match.
-func fieldQuery(field, text string, phrase bool, boost float64) query.Query {
+// fieldQuery matches text in one field, analysed as the field is: as a
+// phrase, or as words of which any may match.
+func (s *snapshot) fieldQuery(field, text string, phrase bool, boost float64) query.Query {
 	if phrase {
-		q := query.NewMatchPhraseQuery(text)
-		q.SetField(field)
-		q.SetBoost(boost)
-		return q
+		return s.phraseQuery(field, text, boost)
 	}
-	q := query.NewMatchQuery(text)
-	q.SetField(field)
-	q.SetBoost(boost)
-	return q
+	return s.termsQuery(field, text, boost)
 }
 
 // contentWords drops the words that carry no meaning for a search: those
@@ -551,22 +581,20 @@ func (s *snapshot) analyze(text string) []string {
 }
 
 // termsQuery matches any of the terms of text in one field: what Bleve's
-// match query does, without analysing the text again.
+// match query does, without analysing the text again, and with a term the
+// field lacks as a match-none clause (prune.go).
 func (s *snapshot) termsQuery(field, text string, boost float64) query.Query {
 	terms := s.analyze(text)
 	qs := make([]query.Query, 0, len(terms))
 	for _, t := range terms {
+		if !s.hasTerm(field, t) {
+			qs = append(qs, matchNone())
+			continue
+		}
 		q := query.NewTermQuery(t)
 		q.SetField(field)
 		q.SetBoost(boost)
 		qs = append(qs, q)
 	}
-	switch len(qs) {
-	case 0:
-		return query.NewMatchNoneQuery()
-	case 1:
-		return qs[0]
-	}
-	d := query.NewDisjunctionQuery(qs)
-	return d
+	return anyOf(qs)
 }
