@@ -402,6 +402,7 @@ func TestRelevanceFOSDEM(t *testing.T) {
 		byKey[tk.Conference.ID+"/"+tk.SourceID] = tk.ID
 	}
 	peers, order := peerScores(t, filepath.Join(fosdemDir, "runs"), col, func(id string) string { return byKey[id] })
+	logPerQuery(t, engineRanker(e), col, filepath.Join(fosdemDir, "runs"), func(id string) string { return byKey[id] })
 	t.Log(report(col, got, peers, order))
 	checkFloors(t, col, got, fosdemFloors)
 }
@@ -424,6 +425,7 @@ func TestRelevanceSeedsHeldOut(t *testing.T) {
 	writeRun(t, e, col)
 	got := evaluate(t, engineRanker(e), col)
 	peers, order := peerScores(t, "testdata/relevance/seeds-runs", col, func(id string) string { return id })
+	logPerQuery(t, engineRanker(e), col, "testdata/relevance/seeds-runs", func(id string) string { return id })
 	t.Log(report(col, got, peers, order))
 	checkFloors(t, col, got, heldOutFloors)
 }
@@ -439,6 +441,7 @@ func TestRelevanceSeedsDev(t *testing.T) {
 	col := devCollection(t, c.Talks)
 	got := evaluate(t, engineRanker(e), col)
 	peers, order := peerScores(t, "testdata/relevance/seeds-runs", col, func(id string) string { return id })
+	logPerQuery(t, engineRanker(e), col, "testdata/relevance/seeds-runs", func(id string) string { return id })
 	t.Log(report(col, got, peers, order))
 	checkFloors(t, col, got, devFloors)
 }
