@@ -380,16 +380,16 @@ func checkFloors(t *testing.T, col *collection, got map[string]scores, floors ma
 
 // fosdemFloors are the README's FOSDEM figures of talksearch.
 var fosdemFloors = map[string]scores{
-	"name":        {0.963, 1.000, 0.736},
-	"topic":       {0.864, 1.000, 0.485},
-	"acronym":     {0.958, 1.000, 0.469},
-	"variant":     {0.811, 1.000, 0.525},
-	"question":    {0.529, 0.875, 0.455},
-	"misspelling": {0.891, 1.000, 0.532},
+	"name":        {0.975, 1.000, 0.736},
+	"topic":       {0.877, 1.000, 0.499},
+	"acronym":     {0.956, 1.000, 0.469},
+	"variant":     {0.824, 1.000, 0.537},
+	"question":    {0.539, 0.875, 0.451},
+	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
-	"multi":       {0.676, 0.917, 0.506},
-	"schedule":    {0.751, 0.938, 0.322},
-	"all":         {0.824, 0.970, 0.556},
+	"multi":       {0.669, 0.917, 0.511},
+	"schedule":    {0.770, 0.938, 0.340},
+	"all":         {0.833, 0.970, 0.561},
 }
 
 func TestRelevanceFOSDEM(t *testing.T) {
@@ -409,14 +409,14 @@ func TestRelevanceFOSDEM(t *testing.T) {
 
 // heldOutFloors are the README's held-out figures of talksearch.
 var heldOutFloors = map[string]scores{
-	"question":    {0.590, 0.729, 0.600},
-	"descriptive": {0.782, 0.733, 0.917},
-	"multi":       {0.910, 1.000, 1.000},
-	"schedule":    {0.970, 1.000, 0.985},
-	"acronym":     {0.976, 1.000, 0.933},
+	"question":    {0.595, 0.729, 0.600},
+	"descriptive": {0.813, 0.778, 0.833},
+	"multi":       {0.904, 1.000, 1.000},
+	"schedule":    {0.972, 1.000, 0.985},
+	"acronym":     {0.975, 1.000, 0.933},
 	"variant":     {0.921, 0.900, 1.000},
-	"misspelling": {1.000, 1.000, 1.000},
-	"all":         {0.871, 0.901, 0.916},
+	"misspelling": {0.988, 1.000, 1.000},
+	"all":         {0.876, 0.909, 0.902},
 }
 
 func TestRelevanceSeedsHeldOut(t *testing.T) {

@@ -75,13 +75,13 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 		t.Fatalf("scanner knows %d talks of %d", known, len(s.byID))
 	}
 	pl := s.compile(syntax.Parse("gpus actors cache torch"))
-	scanned, err := s.scan.matches(context.Background(), pl.q, nil)
+	scanned, err := s.scan.matches(s.withBM25(context.Background()), pl.q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The same scan split in parts (one per core, up to maxScanParts).
 	s.scan.minPart = 1
-	split, err := s.scan.matches(context.Background(), pl.q, nil)
+	split, err := s.scan.matches(s.withBM25(context.Background()), pl.q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
