@@ -293,35 +293,46 @@ func (s *snapshot) clauseWeight(alts []alternative, literal int) float64 {
 	return w
 }
 
+// matchedIn returns whether a talk matching the terms of locs matches
+// each clause of coord: what softCoord counts on the path that has the
+// locations of the matched terms.
+func matchedIn(coord []coordClause, locs bsearch.FieldTermLocationMap) func(int) bool {
+	return func(i int) bool {
+		for _, t := range coord[i].terms {
+			for _, byTerm := range locs {
+				if _, ok := byTerm[t]; ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
 // softCoord returns the factor that turns the score of a talk matching the
-// terms of locs, scored with Bleve's coordination factor over the clauses
-// of coord, into its score with this engine's: the share of the query's
+// clauses of coord that matched says it matches, scored with Bleve's
+// coordination factor over those clauses, into its score with this
+// engine's: the share of the query's
 // clauses it matches, each clause weighted by the rarity of its word
 // (clauseWeight), to the power coordPower. Weighting by rarity is what
 // lets a talk with a question's rare words ("rust", "kernel") beat one
 // with its vague ones ("state"). Unweighted, every clause counts 1.
-func (s *snapshot) softCoord(coord []coordClause, locs bsearch.FieldTermLocationMap, weighted bool) float64 {
+func softCoord(coord []coordClause, matched func(clause int) bool, weighted bool) float64 {
 	n := len(coord)
 	if n < 2 {
 		return 1
 	}
 	m := 0
 	var got, all float64
-	for _, c := range coord {
+	for i, c := range coord {
 		w := 1.0
 		if weighted {
 			w = c.weight
 		}
 		all += w
-	clause:
-		for _, t := range c.terms {
-			for _, byTerm := range locs {
-				if _, ok := byTerm[t]; ok {
-					m++
-					got += w
-					break clause
-				}
-			}
+		if matched(i) {
+			m++
+			got += w
 		}
 	}
 	if m == 0 || all == 0 {

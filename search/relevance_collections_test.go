@@ -407,6 +407,38 @@ func TestRelevanceFOSDEM(t *testing.T) {
 	checkFloors(t, col, got, fosdemFloors)
 }
 
+// fosdemScanFloors are the README's FOSDEM figures of talksearch when the
+// engine scans (a corpus above Options.OnePassMax, as every year of the
+// archive together is): common words only rank there, phrases are looked
+// for in titles only, and soft coordination reads the clauses from the
+// term dictionaries (scancoord.go).
+var fosdemScanFloors = map[string]scores{
+	"name":        {0.975, 1.000, 0.736},
+	"topic":       {0.874, 1.000, 0.490},
+	"acronym":     {0.953, 1.000, 0.469},
+	"variant":     {0.818, 1.000, 0.522},
+	"question":    {0.587, 0.875, 0.470},
+	"misspelling": {0.920, 1.000, 0.532},
+	"speaker":     {0.963, 1.000, 0.971},
+	"multi":       {0.667, 0.917, 0.504},
+	"schedule":    {0.770, 0.938, 0.340},
+	"all":         {0.836, 0.970, 0.559},
+}
+
+func TestRelevanceFOSDEMScan(t *testing.T) {
+	_, c := fosdemEngine(t)
+	e, err := NewWithOptions(c, Options{OnePassMax: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	col := fosdemCollection(t, c)
+	col.name = "FOSDEM 2024+2025 scanned"
+	got := evaluate(t, engineRanker(e), col)
+	t.Log(report(col, got, nil, nil))
+	checkFloors(t, col, got, fosdemScanFloors)
+}
+
 // heldOutFloors are the README's held-out figures of talksearch.
 var heldOutFloors = map[string]scores{
 	"question":    {0.595, 0.729, 0.600},

@@ -161,7 +161,7 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		return out, nil
 	}
 	if s.scan != nil {
-		return s.scan.matches(s.withBM25(ctx), pl.q, pl.tracks)
+		return s.scan.matches(s.withBM25(ctx), pl.q, pl.coord, pl.tracks)
 	}
 	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
 	req.IncludeLocations = true
@@ -177,7 +177,7 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		}
 		// A break's clauses are not weighted by rarity: a menu's rare
 		// words (granola) would lift it above the sessions.
-		score := h.Score * s.softCoord(pl.coord, h.Locations, !d.isBreak)
+		score := h.Score * softCoord(pl.coord, matchedIn(pl.coord, h.Locations), !d.isBreak)
 		if d.isBreak {
 			score *= breakFactor
 		}
