@@ -39,10 +39,12 @@ func bm25Stats(idx bleve.Index, talks []index.Talk, an analysis.Analyzer) (*bsea
 	if err != nil {
 		return nil, fmt.Errorf("document count: %w", err)
 	}
-	st := &bsearch.BM25Stats{DocCount: float64(n), FieldCardinality: map[string]int{}}
 	if n == 0 || len(talks) == 0 {
-		return st, nil
+		// Nothing to measure; statistics without a field's figure would
+		// make Bleve refuse every query of that field.
+		return nil, nil
 	}
+	st := &bsearch.BM25Stats{DocCount: float64(n), FieldCardinality: map[string]int{}}
 	fields := []struct {
 		name string
 		text func(t *index.Talk) string
