@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // TestBM25MeanLengths: the snapshot scores with the seeds' mean field
@@ -43,5 +44,22 @@ func TestBM25MeanLengths(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "avgFieldLength=94.000000") {
 		t.Errorf("Bleve's explanation does not score with the mean abstract length 94: %s", b)
+	}
+}
+
+// TestBM25EmptyCorpus: an engine over no talks answers a query with no
+// hits, not with Bleve's error for statistics lacking the query's fields.
+func TestBM25EmptyCorpus(t *testing.T) {
+	e, err := New(&ingest.Corpus{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	r, err := e.Search(context.Background(), Request{Query: "monarch kernels"})
+	if err != nil {
+		t.Fatalf("search of an empty corpus: %v", err)
+	}
+	if r.Total != 0 {
+		t.Errorf("%d hits in an empty corpus", r.Total)
 	}
 }
