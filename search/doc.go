@@ -9,8 +9,10 @@
 // A query is what a person types in a search box, parsed by syntax.Parse and
 // never rejected for its syntax: plain words, "quoted phrases", -exclusions
 // and the prefixes title:, speaker: (by:), abstract: and track:. Every plain
-// word counts and none is required: Bleve's coordination factor ranks talks
-// with all the words above talks with some, a title match weighs three
+// word counts and none is required: a coordination factor weighted by each
+// word's rarity (softCoord) ranks talks with all the words above talks with
+// some, on both search paths; BM25 scores with the fields' real mean
+// lengths (bm25.go), not Bleve's estimate; a title match weighs three
 // times an abstract match, a speaker match twice, and the words next to
 // each other score again as a phrase. Common words (in more than a fifth of
 // the talks) count together as one word, and question filler ("how do I")

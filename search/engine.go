@@ -14,6 +14,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 
 	"github.com/talksearch/talksearch/index"
 	talkanalysis "github.com/talksearch/talksearch/index/analysis"
@@ -319,7 +320,10 @@ type snapshot struct {
 	// match nothing before Bleve is asked (prune.go).
 	inField map[string]uint8
 	stats   *termStats
-	values  map[string][]string // facet name → its known values, sorted
+	// bm25 are the statistics the snapshot's searches score with
+	// (bm25.go); nil leaves them to Bleve.
+	bm25   *bsearch.BM25Stats
+	values map[string][]string // facet name → its known values, sorted
 	// conferenceNames are the names of the conference ids.
 	conferenceNames map[string]string
 
@@ -428,6 +432,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, err
 	}
 	s.stats = newTermStats(len(talks), relatedDF, s.terms)
+	if s.bm25, err = bm25Stats(idx, talks, s.analyzer); err != nil {
+		idx.Close()
+		return nil, err
+	}
 	if len(talks) > o.OnePassMax {
 		if s.scan, err = newScanner(idx, s.byID); err != nil {
 			idx.Close()

@@ -65,8 +65,9 @@ type plan struct {
 	// none: the query can match nothing (e.g. only stop words excluded).
 	none bool
 	// coord holds, per clause of the words' disjunction, the index terms
-	// that match it: what soft coordination counts (softCoord).
-	coord [][]string
+	// that match it and its weight: what soft coordination counts
+	// (softCoord).
+	coord []coordClause
 	// simplified: the query had more expensive parts than the cost model
 	// allows; note says what was searched more simply.
 	simplified bool
@@ -138,6 +139,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		}
 		var commonClauses []query.Query
 		var commonTerms []string
+		var commonWeight float64
 		pl.synonyms = applied
 		for i, w := range words {
 			if i >= maxWordClauses {
@@ -145,6 +147,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				break
 			}
 			alts := s.literal(w, &bud)
+			nLiteral := len(alts)
 			// "dual pipe" finds DualPipe: the joined word stands for both.
 			for _, j := range []int{i - 1, i} {
 				if j >= 0 && joins[j] != "" {
@@ -182,17 +185,18 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			if s.common(w) && !allCommon {
 				commonClauses = append(commonClauses, bud.spent(s.wordClause(alts)))
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
+				commonWeight = max(commonWeight, s.clauseWeight(alts, nLiteral))
 				continue
 			}
 			clauses = append(clauses, bud.spent(s.wordClause(alts)))
-			pl.coord = append(pl.coord, s.altTerms(alts))
+			pl.coord = append(pl.coord, coordClause{s.altTerms(alts), s.clauseWeight(alts, nLiteral)})
 		}
 		if plain := s.affordableWords(&bud); len(plain) > 0 {
 			// Beyond the budget of clauses, the words count together as
 			// one, matched as they are.
 			alts := []alternative{{text: strings.Join(plain, " "), weight: 1}}
 			clauses = append(clauses, s.wordClause(alts))
-			pl.coord = append(pl.coord, s.altTerms(alts))
+			pl.coord = append(pl.coord, coordClause{s.altTerms(alts), s.clauseWeight(alts, 1)})
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
@@ -205,7 +209,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			cq.SetBoost(float64(len(commonClauses)))
 			if s.onePass() {
 				clauses = append(clauses, cq)
-				pl.coord = append(pl.coord, commonTerms)
+				pl.coord = append(pl.coord, coordClause{commonTerms, commonWeight})
 			} else {
 				should = append(should, cq)
 			}
@@ -297,38 +301,82 @@ func (s *snapshot) altTerms(alts []alternative) []string {
 // the query is found, only ranked lower.
 var coordPower = 5.0
 
+// coordClause is one clause of the words' disjunction as soft coordination
+// counts it: the index terms that match it, and its weight.
+type coordClause struct {
+	terms  []string
+	weight float64
+}
+
+// clauseWeight is the weight of a word's clause in the coordination: the
+// rarity (idf) of the word as typed (alts[:literal]: its form the index
+// knows), not of its alternatives. A rare alternative (the joined
+// "opensource" of "open source", a correction, a completion) must not
+// make a common word weigh as a rare one, nor a talk matching the common
+// form earn the rare one's weight. Terms no talk has count for nothing:
+// a typo's own spelling is a term of no talk, and would otherwise weigh
+// most. A word none of whose literal terms any talk has (a typo) weighs
+// what its alternatives do.
+func (s *snapshot) clauseWeight(alts []alternative, literal int) float64 {
+	var w float64
+	for _, t := range s.altTerms(alts[:literal]) {
+		if s.dict[t] == 0 {
+			continue
+		}
+		w = max(w, s.idf(t))
+	}
+	if w > 0 {
+		return w
+	}
+	for _, t := range s.altTerms(alts) {
+		if s.dict[t] == 0 {
+			continue
+		}
+		w = max(w, s.idf(t))
+	}
+	return w
+}
+
+// matchedIn returns whether a talk matching the terms of locs matches
+// each clause of coord: what softCoord counts on the path that has the
+// locations of the matched terms.
+func matchedIn(coord []coordClause, locs bsearch.FieldTermLocationMap) func(int) bool {
+	return func(i int) bool {
+		for _, t := range coord[i].terms {
+			for _, byTerm := range locs {
+				if _, ok := byTerm[t]; ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
 // softCoord returns the factor that turns the score of a talk matching the
-// terms of locs, scored with Bleve's coordination factor over the clauses
-// of coord, into its score with this engine's: the share of the query's
-// clauses it matches, each clause weighted by the rarity (idf) of its
-// rarest term, to the power coordPower. Weighting by rarity is what lets
-// a talk with a question's rare words ("rust", "kernel") beat one with its
-// vague ones ("state"). Unweighted, every clause counts 1.
-func (s *snapshot) softCoord(coord [][]string, locs bsearch.FieldTermLocationMap, weighted bool) float64 {
+// clauses of coord that matched says it matches, scored with Bleve's
+// coordination factor over those clauses, into its score with this
+// engine's: the share of the query's
+// clauses it matches, each clause weighted by the rarity of its word
+// (clauseWeight), to the power coordPower. Weighting by rarity is what
+// lets a talk with a question's rare words ("rust", "kernel") beat one
+// with its vague ones ("state"). Unweighted, every clause counts 1.
+func softCoord(coord []coordClause, matched func(clause int) bool, weighted bool) float64 {
 	n := len(coord)
 	if n < 2 {
 		return 1
 	}
 	m := 0
 	var got, all float64
-	for _, terms := range coord {
+	for i, c := range coord {
 		w := 1.0
 		if weighted {
-			w = 0
-			for _, t := range terms {
-				w = max(w, s.idf(t))
-			}
+			w = c.weight
 		}
 		all += w
-	clause:
-		for _, t := range terms {
-			for _, byTerm := range locs {
-				if _, ok := byTerm[t]; ok {
-					m++
-					got += w
-					break clause
-				}
-			}
+		if matched(i) {
+			m++
+			got += w
 		}
 	}
 	if m == 0 || all == 0 {

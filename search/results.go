@@ -161,11 +161,11 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		return out, nil
 	}
 	if s.scan != nil {
-		return s.scan.matches(ctx, pl.q, pl.tracks)
+		return s.scan.matches(s.withBM25(ctx), pl.q, pl.coord, pl.tracks)
 	}
 	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
 	req.IncludeLocations = true
-	res, err := s.idx.SearchInContext(ctx, req)
+	res, err := s.idx.SearchInContext(s.withBM25(ctx), req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -177,7 +177,7 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		}
 		// A break's clauses are not weighted by rarity: a menu's rare
 		// words (granola) would lift it above the sessions.
-		score := h.Score * s.softCoord(pl.coord, h.Locations, !d.isBreak)
+		score := h.Score * softCoord(pl.coord, matchedIn(pl.coord, h.Locations), !d.isBreak)
 		if d.isBreak {
 			score *= breakFactor
 		}
@@ -199,7 +199,7 @@ func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) erro
 	}
 	req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), q}), len(ids), 0, false)
 	req.IncludeLocations = true
-	res, err := s.idx.SearchInContext(ctx, req)
+	res, err := s.idx.SearchInContext(s.withBM25(ctx), req)
 	if err != nil {
 		return fmt.Errorf("locate matched words: %w", err)
 	}

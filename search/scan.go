@@ -43,6 +43,8 @@ type scanner struct {
 	// minPart is the fewest documents of one part of a split scan
 	// (minScanPart).
 	minPart int
+	// maskPool recycles the clause masks of scans (scancoord.go).
+	maskPool sync.Pool
 }
 
 func newScanner(idx bleve.Index, byID map[string]*doc) (*scanner, error) {
@@ -120,14 +122,24 @@ const (
 	minScanPart  = 25_000
 )
 
-// matches returns every talk matching q with its score, breaks ranked down
-// as candidates does, in no particular order.
-func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string]bool) ([]match, error) {
+// matches returns every talk matching q with its score, soft coordination
+// over coord and breaks ranked down as candidates does, in no particular
+// order.
+func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClause, tracks map[string]bool) ([]match, error) {
 	ctx = context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
 		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
+	mp, err := sc.clauseMasks(ctx, coord)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	var masks []uint32
+	if mp != nil {
+		masks = *mp
+		defer sc.putMasks(mp)
+	}
 	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/sc.minPart))
 	if parts == 1 {
-		return sc.scanPart(ctx, q, tracks, 0, uint64(len(sc.docs)), nil)
+		return sc.scanPart(ctx, q, coord, masks, tracks, 0, uint64(len(sc.docs)), nil)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -142,7 +154,7 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string
 			buf = (*p)[:0]
 		}
 		wg.Go(func() {
-			outs[k], errs[k] = sc.scanPart(ctx, q, tracks, from, to, buf)
+			outs[k], errs[k] = sc.scanPart(ctx, q, coord, masks, tracks, from, to, buf)
 			if errs[k] != nil {
 				cancel()
 			}
@@ -173,8 +185,9 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string
 }
 
 // scanPart appends to out the matches of q among documents numbered from
-// to to (exclusive).
-func (sc *scanner) scanPart(ctx context.Context, q query.Query, tracks map[string]bool, from, to uint64, out []match) ([]match, error) {
+// to to (exclusive), coordinated over coord by the clauses masks says each
+// matches (none when masks is nil).
+func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, error) {
 	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -205,6 +218,10 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, tracks map[strin
 		}
 		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
 			score := dm.Score
+			if masks != nil {
+				mask := masks[n]
+				score *= softCoord(coord, func(i int) bool { return mask&(1<<i) != 0 }, !d.isBreak)
+			}
 			if d.isBreak {
 				score *= breakFactor
 			}

@@ -58,7 +58,8 @@ func TestPageOf(t *testing.T) {
 
 // TestScannerNumbersEveryTalk: the scanner of a snapshot knows the talk
 // behind every document of its index, and a scan, whole or split in parts,
-// finds what a Bleve search finds, with the same scores.
+// finds what a Bleve search finds, with the same scores, soft coordination
+// included.
 func TestScannerNumbersEveryTalk(t *testing.T) {
 	s, err := newSnapshot(fixtureTalks(t), Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
 	if err != nil {
@@ -75,20 +76,22 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 		t.Fatalf("scanner knows %d talks of %d", known, len(s.byID))
 	}
 	pl := s.compile(syntax.Parse("gpus actors cache torch"))
-	scanned, err := s.scan.matches(context.Background(), pl.q, nil)
+	scanned, err := s.scan.matches(s.withBM25(context.Background()), pl.q, pl.coord, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The same scan split in parts (one per core, up to maxScanParts).
 	s.scan.minPart = 1
-	split, err := s.scan.matches(context.Background(), pl.q, nil)
+	split, err := s.scan.matches(s.withBM25(context.Background()), pl.q, pl.coord, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The Bleve search of the small path, for comparison, without the
-	// soft coordination only that path applies (it needs the match
-	// locations a scan does not read).
-	pl.coord = nil
+	// The Bleve search of the small path, for comparison: its soft
+	// coordination reads the matched clauses from the match locations,
+	// the scan's from the term dictionaries (scancoord.go).
+	if len(pl.coord) < 2 {
+		t.Fatalf("%d coordinated clauses: the comparison would not check the coordination", len(pl.coord))
+	}
 	scan := s.scan
 	s.scan = nil
 	searched, err := s.candidates(context.Background(), pl)
@@ -108,6 +111,13 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	}
 	if diff := cmp.Diff(scores(searched), scores(scanned)); diff != "" {
 		t.Errorf("scores (-search +scan):\n%s", diff)
+	}
+	plain, err := s.scan.matches(s.withBM25(context.Background()), pl.q, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Equal(scores(plain), scores(scanned)) {
+		t.Error("the scan's scores are the same without coordination: it was not applied")
 	}
 	if len(split) != len(scanned) {
 		t.Errorf("split scan has %d matches, one scan %d", len(split), len(scanned))
