@@ -289,6 +289,9 @@ type doc struct {
 	// startMin is the talk's start in minutes into its own day, -1 for
 	// none (timeFilter).
 	startMin int
+	// num is the talk's internal document number in the scanner's reader
+	// (scan.go); 0 without a scanner.
+	num uint64
 }
 
 // snapshot is everything built from one corpus; it never changes after

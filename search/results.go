@@ -186,31 +186,11 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 	return out, nil
 }
 
-// locate searches the page's talks again, this time with the positions of
-// the matched words for highlights: asking for them in the first search
-// would compute them for every matching talk.
+// locate finds the positions of the matched words of the page's talks for
+// highlights: asking for them in the scan would compute them for every
+// matching talk.
 func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) error {
-	if len(page) == 0 {
-		return nil
-	}
-	ids := make([]string, len(page))
-	for i, m := range page {
-		ids[i] = m.d.talk.ID
-	}
-	req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), q}), len(ids), 0, false)
-	req.IncludeLocations = true
-	res, err := s.idx.SearchInContext(ctx, req)
-	if err != nil {
-		return fmt.Errorf("locate matched words: %w", err)
-	}
-	byID := make(map[string]*bsearch.DocumentMatch, len(res.Hits))
-	for _, h := range res.Hits {
-		byID[h.ID] = h
-	}
-	for i := range page {
-		page[i].hit = byID[page[i].d.talk.ID]
-	}
-	return nil
+	return s.scan.locate(ctx, q, page)
 }
 
 // matchLess orders results: by time (start, unscheduled last), or by score

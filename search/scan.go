@@ -1,11 +1,13 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
@@ -96,6 +98,7 @@ func (sc *scanner) number(byID map[string]*doc) error {
 			sc.docs = append(sc.docs, nil)
 		}
 		sc.docs[n] = d
+		d.num = n
 	}
 }
 
@@ -123,8 +126,7 @@ const (
 // matches returns every talk matching q with its score, breaks ranked down
 // as candidates does, in no particular order.
 func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string]bool) ([]match, error) {
-	ctx = context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
-		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
+	ctx = sc.scoringContext(ctx)
 	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/sc.minPart))
 	if parts == 1 {
 		return sc.scanPart(ctx, q, tracks, 0, uint64(len(sc.docs)), nil)
@@ -170,6 +172,67 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, tracks map[string
 		out = append(out, o...)
 	}
 	return out, nil
+}
+
+// scoringContext is ctx with the scoring model the reader's searchers read.
+func (sc *scanner) scoringContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
+		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
+}
+
+// locate sets the hit of each match of page: q's match of that talk with
+// the positions of the matched words, for highlights. One searcher of q
+// that records positions advances from talk to talk of the page in
+// document order, reading nothing of the talks between them: a Bleve
+// search of the page's ids AND q cost a third of the scan itself, most of
+// it collecting and the conjunction with the ids.
+func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) error {
+	if len(page) == 0 {
+		return nil
+	}
+	ctx = sc.scoringContext(ctx)
+	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
+	if err != nil {
+		return fmt.Errorf("locate matched words: %w", err)
+	}
+	defer searcher.Close()
+	sctx := &bsearch.SearchContext{
+		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize()+len(page), 0),
+		IndexReader:       sc.reader,
+	}
+	order := make([]int, len(page))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(page[a].d.num, page[b].d.num) })
+	id := make(bleveidx.IndexInternalID, 8)
+	var dm *bsearch.DocumentMatch
+	for _, i := range order {
+		n := page[i].d.num
+		if dm != nil {
+			if cur, _ := docNumber(dm.IndexInternalID); cur >= n {
+				// Already at or past n (n was matched, so at n).
+				if cur == n {
+					page[i].hit = dm
+				}
+				continue
+			}
+		}
+		binary.BigEndian.PutUint64(id, n)
+		if dm, err = searcher.Advance(sctx, id); err != nil {
+			return fmt.Errorf("locate matched words: %w", err)
+		}
+		if dm == nil {
+			return nil
+		}
+		// Locations are what highlight reads; the searcher leaves them
+		// as a list until completed (as Bleve's collector does).
+		dm.Complete(nil)
+		if cur, _ := docNumber(dm.IndexInternalID); cur == n {
+			page[i].hit = dm
+		}
+	}
+	return nil
 }
 
 // scanPart appends to out the matches of q among documents numbered from

@@ -5,9 +5,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/talksearch/talksearch/search/syntax"
-
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/talksearch/talksearch/search/syntax"
 )
 
 // TestPageOf: the page selected with a heap is the page of the fully
@@ -114,5 +116,68 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	}
 	if diff := cmp.Diff(scores(scanned), scores(split)); diff != "" {
 		t.Errorf("scores (-one scan +split):\n%s", diff)
+	}
+}
+
+// TestLocateAsBleveSearch: the positions the scanner's locate finds for a
+// page make the highlights a Bleve search of the page's ids AND the query
+// (the locate of before) made, on the seeds scanned, for the bench mix.
+func TestLocateAsBleveSearch(t *testing.T) {
+	_, c := seedEngine(t)
+	s, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.release()
+	ctx := context.Background()
+	marked := 0
+	for _, r := range benchRequests {
+		r, err := r.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		qm, err := s.matchesOf(ctx, r.Query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if qm.pl.q == nil {
+			continue
+		}
+		page, _, _, err := s.selectPage(ctx, r, qm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]string, len(page))
+		for i, m := range page {
+			ids[i] = m.d.talk.ID
+		}
+		req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), qm.pl.q}), len(ids), 0, false)
+		req.IncludeLocations = true
+		res, err := s.idx.SearchInContext(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != len(page) {
+			t.Fatalf("%q: Bleve finds %d of the page's %d talks", r.Query, len(res.Hits), len(page))
+		}
+		for _, h := range res.Hits {
+			var got *match
+			for i := range page {
+				if page[i].d.talk.ID == h.ID {
+					got = &page[i]
+				}
+			}
+			if got.hit == nil {
+				t.Fatalf("%q: talk %s located nowhere", r.Query, h.ID)
+			}
+			want := highlight(h, got.d.talk)
+			if diff := cmp.Diff(want, highlight(got.hit, got.d.talk)); diff != "" {
+				t.Errorf("%q, talk %s: highlights (-Bleve search +locate):\n%s", r.Query, h.ID, diff)
+			}
+			marked += len(want.Title) + len(want.Abstract) + len(want.Speakers)
+		}
+	}
+	if marked < 50 {
+		t.Fatalf("%d highlighted fragments compared: too few to prove anything", marked)
 	}
 }
