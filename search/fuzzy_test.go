@@ -10,9 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// scanCorrections is what correctWithin returned before the FST: every
-// vocabulary word of a near length compared with editRows, the closest
-// kept, most used first. The FST lookup must give the same answers.
+// scanCorrections is what correctWithin returned before the signatures:
+// every vocabulary word of a near length compared with editRows, the
+// closest kept, most used first. The filtered scan must give the same
+// answers.
 func scanCorrections(v *vocabulary, byLen map[int][]string, w string, limit, max int) []string {
 	w = strings.ToLower(w)
 	if v.df[w] > 0 || limit <= 0 {
@@ -63,8 +64,9 @@ func typos(r *rand.Rand, w string) []string {
 	return out
 }
 
-// TestFuzzyMatchesScan: on the seeds' vocabulary, the FST lookup corrects
-// 4,000 generated misspellings exactly as the scan of every word did.
+// TestFuzzyMatchesScan: on the seeds' vocabulary, the scan filtered by
+// signatures corrects 4,000 generated misspellings exactly as the scan of
+// every word did.
 func TestFuzzyMatchesScan(t *testing.T) {
 	e, _ := seedEngine(t)
 	v := e.snap.Load().vocab
@@ -81,7 +83,7 @@ func TestFuzzyMatchesScan(t *testing.T) {
 			want := scanCorrections(v, byLen, typo, limit, 2)
 			got := v.correctWithin(typo, limit, 2)
 			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Fatalf("correctWithin(%q, %d) (-scan +fst):\n%s", typo, limit, diff)
+				t.Fatalf("correctWithin(%q, %d) (-scan +filtered):\n%s", typo, limit, diff)
 			}
 			checked++
 			if len(got) > 0 {
@@ -97,16 +99,21 @@ func TestFuzzyMatchesScan(t *testing.T) {
 	}
 }
 
-// TestCorrectLongWord: a word as long as a whole query (MaxQueryLen
-// letters) is looked up without error and has no correction.
-func TestCorrectLongWord(t *testing.T) {
-	e, _ := seedEngine(t)
-	v := e.snap.Load().vocab
-	long := strings.Repeat("abcdefghij", MaxQueryLen/10)
-	if _, _, err := v.within(long, maxFuzzyEdits); err != nil {
-		t.Fatalf("within(%d letters): %v", len(long), err)
+// TestSigDistance: the signature bound never exceeds the edit distance,
+// on the edit-distance table's cases and on words with letters beyond a–z.
+func TestSigDistance(t *testing.T) {
+	for _, tt := range []struct{ a, b string }{
+		{"monrach", "monarch"}, {"kitten", "sitting"}, {"", "abc"}, {"ab", "abcdef"},
+		{"日本語", "日本"}, {"café", "cafe"}, {"mi300x", "mi250x"}, {"ŝtono", "stono"},
+	} {
+		var r editRows
+		ra, rb := []rune(tt.a), []rune(tt.b)
+		d := r.distance(ra, rb, 10)
+		if lb := sigDistance(letterSig(ra), letterSig(rb)); lb > d {
+			t.Errorf("sigDistance(%q, %q) = %d above the edit distance %d", tt.a, tt.b, lb, d)
+		}
 	}
-	if got := v.correctWithin(long, 2, 2); got != nil {
-		t.Fatalf("correctWithin(%d letters) = %q, want none", len(long), got)
+	if got := sigDistance(letterSig([]rune("abc")), letterSig([]rune("xyz"))); got != 3 {
+		t.Errorf("sigDistance(abc, xyz) = %d, want 3", got)
 	}
 }

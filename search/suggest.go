@@ -17,8 +17,8 @@ import (
 // differs from the right word's ("speculativ") still find it.
 type vocabulary struct {
 	df map[string]int
-	// fuzzy finds the words near a typo (fuzzy.go).
-	fuzzy vocabFST
+	// sigs are the letter signatures of byLen's words (fuzzy.go).
+	sigs letterSigs
 	// hyphens maps a joined form to the hyphenated word the corpus writes
 	// ("pretraining" → "pre-training", variants.go).
 	hyphens map[string]string
@@ -94,15 +94,27 @@ func (v *vocabulary) correctWithin(w string, limit, max int) []string {
 	if v.df[w] > 0 || limit <= 0 {
 		return nil
 	}
-	words, dists, err := v.within(w, min(limit, maxFuzzyEdits))
-	if err != nil {
-		// Only a word past the automaton's size fails (about 1,000
-		// letters; a query has at most MaxQueryLen, TestCorrectLongWord):
-		// such a word is no typo to correct.
-		return nil
+	rw := []rune(w)
+	best := limit + 1
+	var cands []string
+	var rows editRows
+	sigs, sw := v.sigs.of(v), letterSig(rw)
+	for n := len(rw) - limit; n <= len(rw)+limit; n++ {
+		for i, c := range v.byLen[n] {
+			if sigDistance(sw, sigs[n][i]) > best {
+				continue
+			}
+			d := rows.distance(rw, v.runes[c], best)
+			switch {
+			case d < best:
+				best = d
+				cands = append(cands[:0], c)
+			case d == best:
+				cands = append(cands, c)
+			}
+		}
 	}
-	cands := closest(words, dists)
-	if len(cands) == 0 {
+	if best > limit {
 		return nil
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return v.df[cands[i]] > v.df[cands[j]] })
