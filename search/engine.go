@@ -290,7 +290,7 @@ type doc struct {
 	// none (timeFilter).
 	startMin int
 	// num is the talk's internal document number in the scanner's reader
-	// (scan.go); 0 without a scanner.
+	// (scan.go).
 	num uint64
 }
 
@@ -300,9 +300,10 @@ type snapshot struct {
 	// gen is the engine's Generation while this snapshot is served.
 	gen uint64
 	idx bleve.Index
-	// scan runs the queries of a corpus larger than Options.OnePassMax (see
-	// scan.go); nil for smaller ones.
-	scan   *scanner
+	// scan runs the queries (scan.go).
+	scan *scanner
+	// small: the corpus has at most Options.OnePassMax talks (onePass).
+	small  bool
 	opts   Options
 	byID   map[string]*doc
 	byTime []*doc // every talk, ordered by start, unscheduled last, title
@@ -426,11 +427,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, err
 	}
 	s.stats = newTermStats(len(talks), relatedDF, s.terms)
-	if len(talks) > o.OnePassMax {
-		if s.scan, err = newScanner(idx, s.byID); err != nil {
-			idx.Close()
-			return nil, err
-		}
+	s.small = len(talks) <= o.OnePassMax
+	if s.scan, err = newScanner(idx, s.byID); err != nil {
+		idx.Close()
+		return nil, err
 	}
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
@@ -444,9 +444,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	return s, nil
 }
 
-// onePass says whether the snapshot's searches run in one Bleve pass
-// (Options.OnePassMax) rather than a scan.
-func (s *snapshot) onePass() bool { return s.scan == nil }
+// onePass says whether the snapshot's searches collect the positions of
+// the matched words in their one pass over the matches (Options.OnePassMax)
+// rather than for the page only.
+func (s *snapshot) onePass() bool { return s.small }
 
 // timeLess orders talks by start time, unscheduled (no start) last, then by
 // title and id so the order is total.

@@ -2,13 +2,11 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"sync"
 
 	"github.com/talksearch/talksearch/search/syntax"
 
-	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -98,7 +96,7 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 		return nil, err
 	}
 	qm := &queryMatches{pl: pl, cands: cands, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
-	if s.scan == nil && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
+	if s.onePass() && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
 		qm.kept = true
 		s.matches.put(q, qm)
 	}
@@ -137,7 +135,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 		// Without a query the talks come in schedule order already.
 		page = results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
 	}
-	if pl.q != nil && s.scan != nil {
+	if pl.q != nil && !s.onePass() {
 		if err := s.locate(ctx, pl.q, page); err != nil {
 			return nil, 0, Facets{}, err
 		}
@@ -160,28 +158,21 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		}
 		return out, nil
 	}
-	if s.scan != nil {
+	if !s.onePass() {
 		return s.scan.matches(ctx, pl.q, pl.tracks)
 	}
-	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
-	req.IncludeLocations = true
-	res, err := s.idx.SearchInContext(ctx, req)
+	out, err := s.scan.located(ctx, pl.q, pl.tracks)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, err
 	}
-	out := make([]match, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		d, ok := s.byID[h.ID]
-		if !ok || !keep(d) {
-			continue
-		}
+	for i := range out {
+		m := &out[i]
 		// A break's clauses are not weighted by rarity: a menu's rare
 		// words (granola) would lift it above the sessions.
-		score := h.Score * s.softCoord(pl.coord, h.Locations, !d.isBreak)
-		if d.isBreak {
-			score *= breakFactor
+		m.score *= s.softCoord(pl.coord, m.hit.Locations, !m.d.isBreak)
+		if m.d.isBreak {
+			m.score *= breakFactor
 		}
-		out = append(out, match{d: d, score: score, hit: h})
 	}
 	return out, nil
 }

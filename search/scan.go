@@ -17,10 +17,11 @@ import (
 	bleveidx "github.com/blevesearch/bleve_index_api"
 )
 
-// Searches of corpora larger than Options.OnePassMax run their query's Bleve
-// searcher directly and read every match's score and internal document
-// number, nothing else: no external id (a stored-field read per hit), no
-// word positions, no facet doc values. Counting facets, filtering, ordering
+// Searches run their query's Bleve searcher directly. Those of corpora
+// larger than Options.OnePassMax read every match's score and internal
+// document number, nothing else: no external id (a stored-field read per
+// hit), no word positions, no facet doc values; smaller ones also read the
+// positions of the matched words (located). Counting facets, filtering, ordering
 // and paging then happen in Go over the talks those numbers stand for, as
 // for small corpora. On 100k synthetic talks this costs a fraction of
 // Bleve's facet requests, which visit every hit's doc values once per
@@ -233,6 +234,49 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 		}
 	}
 	return nil
+}
+
+// located returns every talk matching q with its Bleve score (breaks not
+// ranked down: softCoord needs the score as Bleve gives it) and its hit
+// with the positions of the matched words, in document order. This is
+// the one pass of a small corpus: a Bleve search of as many hits as talks
+// did the same, and on the seeds a fifth of its cost was its collector
+// (a heap of every hit, each hit's external id read from the index).
+func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string]bool) ([]match, error) {
+	ctx = sc.scoringContext(ctx)
+	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer searcher.Close()
+	sctx := &bsearch.SearchContext{
+		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize(), 0),
+		IndexReader:       sc.reader,
+	}
+	var out []match
+	for i := 1; ; i++ {
+		dm, err := searcher.Next(sctx)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		if dm == nil {
+			return out, nil
+		}
+		n, _ := docNumber(dm.IndexInternalID)
+		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
+			// The hit is kept (not returned to the pool) with its
+			// locations as a map, which highlight reads.
+			dm.Complete(nil)
+			out = append(out, match{d: d, score: dm.Score, hit: dm})
+		} else {
+			sctx.DocumentMatchPool.Put(dm)
+		}
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("search: %w", err)
+			}
+		}
+	}
 }
 
 // scanPart appends to out the matches of q among documents numbered from

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/google/go-cmp/cmp"
 
@@ -60,7 +61,8 @@ func TestPageOf(t *testing.T) {
 
 // TestScannerNumbersEveryTalk: the scanner of a snapshot knows the talk
 // behind every document of its index, and a scan, whole or split in parts,
-// finds what a Bleve search finds, with the same scores.
+// or with the matched words' positions (located), finds what a Bleve
+// search finds, with the same scores and positions.
 func TestScannerNumbersEveryTalk(t *testing.T) {
 	s, err := newSnapshot(fixtureTalks(t), Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
 	if err != nil {
@@ -87,16 +89,42 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The Bleve search of the small path, for comparison, without the
-	// soft coordination only that path applies (it needs the match
-	// locations a scan does not read).
-	pl.coord = nil
-	scan := s.scan
-	s.scan = nil
-	searched, err := s.candidates(context.Background(), pl)
-	s.scan = scan
+	// A Bleve search of as many hits as talks, with the positions of the
+	// matched words, for comparison: what the one pass of a small corpus
+	// was (its soft coordination is applied after, in candidates).
+	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
+	req.IncludeLocations = true
+	res, err := s.idx.SearchInContext(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var searched []match
+	for _, h := range res.Hits {
+		d := s.byID[h.ID]
+		score := h.Score
+		if d.isBreak {
+			score *= breakFactor
+		}
+		searched = append(searched, match{d: d, score: score, hit: h})
+	}
+	located, err := s.scan.located(context.Background(), pl.q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locations := func(ms []match) map[string]bsearch.FieldTermLocationMap {
+		out := map[string]bsearch.FieldTermLocationMap{}
+		for _, m := range ms {
+			out[m.d.talk.ID] = m.hit.Locations
+		}
+		return out
+	}
+	if diff := cmp.Diff(locations(searched), locations(located)); diff != "" {
+		t.Errorf("locations (-search +located):\n%s", diff)
+	}
+	for i := range located {
+		if located[i].d.isBreak {
+			located[i].score *= breakFactor
+		}
 	}
 	if len(searched) == 0 {
 		t.Fatal("query matches nothing: the comparison would prove nothing")
@@ -110,6 +138,9 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	}
 	if diff := cmp.Diff(scores(searched), scores(scanned)); diff != "" {
 		t.Errorf("scores (-search +scan):\n%s", diff)
+	}
+	if diff := cmp.Diff(scores(searched), scores(located)); diff != "" {
+		t.Errorf("scores (-search +located):\n%s", diff)
 	}
 	if len(split) != len(scanned) {
 		t.Errorf("split scan has %d matches, one scan %d", len(split), len(scanned))
