@@ -27,6 +27,11 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !qm.kept && !s.onePass() {
+		// Read only until the hits are made below (the page is a part of
+		// them): a large corpus's scan reuses them.
+		defer s.scan.recycle(qm.cands)
+	}
 	pl := qm.pl
 	page, total, facs, err := s.selectPage(ctx, r, qm)
 	if err != nil {
