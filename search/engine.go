@@ -292,6 +292,9 @@ type doc struct {
 	// startMin is the talk's start in minutes into its own day, -1 for
 	// none (timeFilter).
 	startMin int
+	// num is the talk's internal document number in the scanner's reader
+	// (scan.go).
+	num uint64
 }
 
 // snapshot is everything built from one corpus; it never changes after
@@ -300,9 +303,10 @@ type snapshot struct {
 	// gen is the engine's Generation while this snapshot is served.
 	gen uint64
 	idx bleve.Index
-	// scan runs the queries of a corpus larger than Options.OnePassMax (see
-	// scan.go); nil for smaller ones.
-	scan   *scanner
+	// scan runs the queries (scan.go).
+	scan *scanner
+	// small: the corpus has at most Options.OnePassMax talks (onePass).
+	small  bool
 	opts   Options
 	byID   map[string]*doc
 	byTime []*doc // every talk, ordered by start, unscheduled last, title
@@ -436,11 +440,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		idx.Close()
 		return nil, err
 	}
-	if len(talks) > o.OnePassMax {
-		if s.scan, err = newScanner(idx, s.byID); err != nil {
-			idx.Close()
-			return nil, err
-		}
+	s.small = len(talks) <= o.OnePassMax
+	if s.scan, err = newScanner(idx, s.byID); err != nil {
+		idx.Close()
+		return nil, err
 	}
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
@@ -454,9 +457,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	return s, nil
 }
 
-// onePass says whether the snapshot's searches run in one Bleve pass
-// (Options.OnePassMax) rather than a scan.
-func (s *snapshot) onePass() bool { return s.scan == nil }
+// onePass says whether the snapshot's searches collect the positions of
+// the matched words in their one pass over the matches (Options.OnePassMax)
+// rather than for the page only.
+func (s *snapshot) onePass() bool { return s.small }
 
 // timeLess orders talks by start time, unscheduled (no start) last, then by
 // title and id so the order is total.

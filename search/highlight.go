@@ -80,12 +80,18 @@ func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
 	own.Fragments = nil
 	h = &own
 	doc := document.NewDocument(t.ID)
-	doc.AddField(document.NewTextField(index.FieldTitle, nil, []byte(t.Title)))
-	doc.AddField(document.NewTextField(index.FieldAbstract, nil, []byte(t.Abstract)))
-	hl := Highlights{
-		Title:    marked(titleHighlighter.BestFragmentsInField(h, doc, index.FieldTitle, 1)),
-		Abstract: marked(abstractHighlighter.BestFragmentsInField(h, doc, index.FieldAbstract, abstractFragments)),
-		Speakers: []string{},
+	// A field without matched words has no fragment to keep (marked):
+	// it is not fragmented and formatted for nothing (a seventh of the
+	// highlighting of the seeds' bench mix, title-only and abstract-only
+	// matches).
+	hl := Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
+	if len(h.Locations[index.FieldTitle]) > 0 {
+		doc.AddField(document.NewTextField(index.FieldTitle, nil, []byte(t.Title)))
+		hl.Title = marked(titleHighlighter.BestFragmentsInField(h, doc, index.FieldTitle, 1))
+	}
+	if len(h.Locations[index.FieldAbstract]) > 0 {
+		doc.AddField(document.NewTextField(index.FieldAbstract, nil, []byte(t.Abstract)))
+		hl.Abstract = marked(abstractHighlighter.BestFragmentsInField(h, doc, index.FieldAbstract, abstractFragments))
 	}
 	if len(t.Speakers) > 0 && len(h.Locations[index.FieldSpeakers]) > 0 {
 		doc.AddField(document.NewTextField(index.FieldSpeakers, nil, []byte(index.SpeakersText(t))))

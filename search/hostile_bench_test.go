@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -94,16 +92,6 @@ func (g *hostileGen) query(next func(*hostileGen) string) string {
 		}
 		b.WriteString(w)
 	}
-}
-
-// threadCPUTime is the CPU time of the calling thread so far, to the
-// nanosecond (getrusage's per-thread figure moves in clock ticks).
-func threadCPUTime() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		return 0
-	}
-	return time.Duration(ts.Nano())
 }
 
 func seedTitles(t testing.TB) []string {

@@ -2,13 +2,11 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"sync"
 
 	"github.com/talksearch/talksearch/search/syntax"
 
-	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -28,6 +26,11 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	qm, err := s.matchesOf(ctx, r.Query)
 	if err != nil {
 		return nil, err
+	}
+	if !qm.kept && !s.onePass() {
+		// Read only until the hits are made below (the page is a part of
+		// them): a large corpus's scan reuses them.
+		defer s.scan.recycle(qm.cands)
 	}
 	pl := qm.pl
 	page, total, facs, err := s.selectPage(ctx, r, qm)
@@ -98,7 +101,7 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 		return nil, err
 	}
 	qm := &queryMatches{pl: pl, cands: cands, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
-	if s.scan == nil && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
+	if s.onePass() && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
 		qm.kept = true
 		s.matches.put(q, qm)
 	}
@@ -137,7 +140,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 		// Without a query the talks come in schedule order already.
 		page = results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
 	}
-	if pl.q != nil && s.scan != nil {
+	if pl.q != nil && !s.onePass() {
 		if err := s.locate(ctx, pl.q, page); err != nil {
 			return nil, 0, Facets{}, err
 		}
@@ -160,57 +163,30 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 		}
 		return out, nil
 	}
-	if s.scan != nil {
+	if !s.onePass() {
 		return s.scan.matches(s.withBM25(ctx), pl.q, pl.coord, pl.tracks)
 	}
-	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
-	req.IncludeLocations = true
-	res, err := s.idx.SearchInContext(s.withBM25(ctx), req)
+	out, err := s.scan.located(s.withBM25(ctx), pl.q, pl.tracks)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, err
 	}
-	out := make([]match, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		d, ok := s.byID[h.ID]
-		if !ok || !keep(d) {
-			continue
-		}
+	for i := range out {
+		m := &out[i]
 		// A break's clauses are not weighted by rarity: a menu's rare
 		// words (granola) would lift it above the sessions.
-		score := h.Score * softCoord(pl.coord, matchedIn(pl.coord, h.Locations), !d.isBreak)
-		if d.isBreak {
-			score *= breakFactor
+		m.score *= softCoord(pl.coord, matchedIn(pl.coord, m.hit.Locations), !m.d.isBreak)
+		if m.d.isBreak {
+			m.score *= breakFactor
 		}
-		out = append(out, match{d: d, score: score, hit: h})
 	}
 	return out, nil
 }
 
-// locate searches the page's talks again, this time with the positions of
-// the matched words for highlights: asking for them in the first search
-// would compute them for every matching talk.
+// locate finds the positions of the matched words of the page's talks for
+// highlights: asking for them in the scan would compute them for every
+// matching talk.
 func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) error {
-	if len(page) == 0 {
-		return nil
-	}
-	ids := make([]string, len(page))
-	for i, m := range page {
-		ids[i] = m.d.talk.ID
-	}
-	req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), q}), len(ids), 0, false)
-	req.IncludeLocations = true
-	res, err := s.idx.SearchInContext(s.withBM25(ctx), req)
-	if err != nil {
-		return fmt.Errorf("locate matched words: %w", err)
-	}
-	byID := make(map[string]*bsearch.DocumentMatch, len(res.Hits))
-	for _, h := range res.Hits {
-		byID[h.ID] = h
-	}
-	for i := range page {
-		page[i].hit = byID[page[i].d.talk.ID]
-	}
-	return nil
+	return s.scan.locate(s.withBM25(ctx), q, page)
 }
 
 // matchLess orders results: by time (start, unscheduled last), or by score

@@ -1,11 +1,13 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
@@ -15,10 +17,11 @@ import (
 	bleveidx "github.com/blevesearch/bleve_index_api"
 )
 
-// Searches of corpora larger than Options.OnePassMax run their query's Bleve
-// searcher directly and read every match's score and internal document
-// number, nothing else: no external id (a stored-field read per hit), no
-// word positions, no facet doc values. Counting facets, filtering, ordering
+// Searches run their query's Bleve searcher directly. Those of corpora
+// larger than Options.OnePassMax read every match's score and internal
+// document number, nothing else: no external id (a stored-field read per
+// hit), no word positions, no facet doc values; smaller ones also read the
+// positions of the matched words (located). Counting facets, filtering, ordering
 // and paging then happen in Go over the talks those numbers stand for, as
 // for small corpora. On 100k synthetic talks this costs a fraction of
 // Bleve's facet requests, which visit every hit's doc values once per
@@ -33,8 +36,10 @@ type scanner struct {
 	// docs are the talks by internal document number; nil where no talk.
 	docs    []*doc
 	mapping mapping.IndexMapping
-	// partBufs recycles the matches of the parts of a split scan, which
-	// are garbage once merged: tens of thousands of matches per search.
+	// partBufs recycles the matches of scans (buffer, recycle): the parts
+	// of a split scan are garbage once merged, and a search's matches once
+	// its page is made: tens of thousands of matches per search, which the
+	// FOSDEM archive's searches spent a fifth of their allocations on.
 	partBufs sync.Pool
 	// scoring is the index mapping's scoring model, which Bleve's term
 	// searchers read from the context of a search (as Bleve's own search
@@ -98,6 +103,7 @@ func (sc *scanner) number(byID map[string]*doc) error {
 			sc.docs = append(sc.docs, nil)
 		}
 		sc.docs[n] = d
+		d.num = n
 	}
 }
 
@@ -126,8 +132,7 @@ const (
 // over coord and breaks ranked down as candidates does, in no particular
 // order.
 func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClause, tracks map[string]bool) ([]match, error) {
-	ctx = context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
-		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
+	ctx = sc.scoringContext(ctx)
 	mp, err := sc.clauseMasks(ctx, coord)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -139,7 +144,7 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClau
 	}
 	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/sc.minPart))
 	if parts == 1 {
-		return sc.scanPart(ctx, q, coord, masks, tracks, 0, uint64(len(sc.docs)), nil)
+		return sc.scanPart(ctx, q, coord, masks, tracks, 0, uint64(len(sc.docs)), sc.buffer())
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -149,10 +154,7 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClau
 	for k := range parts {
 		from := uint64(len(sc.docs) * k / parts)
 		to := uint64(len(sc.docs) * (k + 1) / parts)
-		var buf []match
-		if p, ok := sc.partBufs.Get().(*[]match); ok {
-			buf = (*p)[:0]
-		}
+		buf := sc.buffer()
 		wg.Go(func() {
 			outs[k], errs[k] = sc.scanPart(ctx, q, coord, masks, tracks, from, to, buf)
 			if errs[k] != nil {
@@ -163,11 +165,7 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClau
 	wg.Wait()
 	defer func() {
 		for _, o := range outs {
-			if o != nil {
-				clear(o) // no stale pointers to docs kept alive
-				o = o[:0]
-				sc.partBufs.Put(&o)
-			}
+			sc.recycle(o)
 		}
 	}()
 	if err := errors.Join(errs...); err != nil {
@@ -177,11 +175,134 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClau
 	for _, o := range outs {
 		n += len(o)
 	}
-	out := make([]match, 0, n)
+	out := sc.buffer()
 	for _, o := range outs {
 		out = append(out, o...)
 	}
 	return out, nil
+}
+
+// buffer returns an empty slice of matches to append to, recycled from an
+// earlier scan where there is one.
+func (sc *scanner) buffer() []match {
+	if p, ok := sc.partBufs.Get().(*[]match); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// recycle keeps ms, which its user no longer reads, for a later scan.
+func (sc *scanner) recycle(ms []match) {
+	if ms == nil {
+		return
+	}
+	clear(ms[:cap(ms)]) // no stale pointers to docs kept alive
+	ms = ms[:0]
+	sc.partBufs.Put(&ms)
+}
+
+// scoringContext is ctx with the scoring model the reader's searchers read.
+func (sc *scanner) scoringContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
+		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
+}
+
+// locate sets the hit of each match of page: q's match of that talk with
+// the positions of the matched words, for highlights. One searcher of q
+// that records positions advances from talk to talk of the page in
+// document order, reading nothing of the talks between them: a Bleve
+// search of the page's ids AND q cost a third of the scan itself, most of
+// it collecting and the conjunction with the ids.
+func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) error {
+	if len(page) == 0 {
+		return nil
+	}
+	ctx = sc.scoringContext(ctx)
+	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
+	if err != nil {
+		return fmt.Errorf("locate matched words: %w", err)
+	}
+	defer searcher.Close()
+	sctx := &bsearch.SearchContext{
+		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize()+len(page), 0),
+		IndexReader:       sc.reader,
+	}
+	order := make([]int, len(page))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(page[a].d.num, page[b].d.num) })
+	id := make(bleveidx.IndexInternalID, 8)
+	var dm *bsearch.DocumentMatch
+	for _, i := range order {
+		n := page[i].d.num
+		if dm != nil {
+			if cur, _ := docNumber(dm.IndexInternalID); cur >= n {
+				// Already at or past n (n was matched, so at n).
+				if cur == n {
+					page[i].hit = dm
+				}
+				continue
+			}
+		}
+		binary.BigEndian.PutUint64(id, n)
+		if dm, err = searcher.Advance(sctx, id); err != nil {
+			return fmt.Errorf("locate matched words: %w", err)
+		}
+		if dm == nil {
+			return nil
+		}
+		// Locations are what highlight reads; the searcher leaves them
+		// as a list until completed (as Bleve's collector does).
+		dm.Complete(nil)
+		if cur, _ := docNumber(dm.IndexInternalID); cur == n {
+			page[i].hit = dm
+		}
+	}
+	return nil
+}
+
+// located returns every talk matching q with its Bleve score (breaks not
+// ranked down: softCoord needs the score as Bleve gives it) and its hit
+// with the positions of the matched words, in document order. This is
+// the one pass of a small corpus: a Bleve search of as many hits as talks
+// did the same, and on the seeds a fifth of its cost was its collector
+// (a heap of every hit, each hit's external id read from the index).
+func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string]bool) ([]match, error) {
+	ctx = sc.scoringContext(ctx)
+	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer searcher.Close()
+	sctx := &bsearch.SearchContext{
+		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize(), 0),
+		IndexReader:       sc.reader,
+	}
+	var out []match
+	for i := 1; ; i++ {
+		dm, err := searcher.Next(sctx)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		if dm == nil {
+			return out, nil
+		}
+		n, _ := docNumber(dm.IndexInternalID)
+		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
+			// The hit is kept (not returned to the pool) with its
+			// locations as a map, which highlight reads.
+			dm.Complete(nil)
+			out = append(out, match{d: d, score: dm.Score, hit: dm})
+		} else {
+			sctx.DocumentMatchPool.Put(dm)
+		}
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("search: %w", err)
+			}
+		}
+	}
 }
 
 // scanPart appends to out the matches of q among documents numbered from

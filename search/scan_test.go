@@ -5,9 +5,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/talksearch/talksearch/search/syntax"
-
+	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/talksearch/talksearch/search/syntax"
 )
 
 // TestPageOf: the page selected with a heap is the page of the fully
@@ -57,9 +60,10 @@ func TestPageOf(t *testing.T) {
 }
 
 // TestScannerNumbersEveryTalk: the scanner of a snapshot knows the talk
-// behind every document of its index, and a scan, whole or split in parts,
-// finds what a Bleve search finds, with the same scores, soft coordination
-// included.
+// behind every document of its index; a scan, whole or split in parts,
+// finds what the one pass of a small corpus finds, with the same scores,
+// soft coordination included; and the one pass (located) finds what a
+// Bleve search finds, with the same scores and positions.
 func TestScannerNumbersEveryTalk(t *testing.T) {
 	s, err := newSnapshot(fixtureTalks(t), Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
 	if err != nil {
@@ -75,32 +79,59 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	if known != len(s.byID) {
 		t.Fatalf("scanner knows %d talks of %d", known, len(s.byID))
 	}
+	ctx := s.withBM25(context.Background())
 	pl := s.compile(syntax.Parse("gpus actors cache torch"))
-	scanned, err := s.scan.matches(s.withBM25(context.Background()), pl.q, pl.coord, nil)
+	if len(pl.coord) < 2 {
+		t.Fatalf("%d coordinated clauses: the comparison would not check the coordination", len(pl.coord))
+	}
+	scanned, err := s.scan.matches(ctx, pl.q, pl.coord, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The same scan split in parts (one per core, up to maxScanParts).
 	s.scan.minPart = 1
-	split, err := s.scan.matches(s.withBM25(context.Background()), pl.q, pl.coord, nil)
+	split, err := s.scan.matches(ctx, pl.q, pl.coord, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The Bleve search of the small path, for comparison: its soft
+	// The one pass of a small corpus, for comparison: its soft
 	// coordination reads the matched clauses from the match locations,
 	// the scan's from the term dictionaries (scancoord.go).
-	if len(pl.coord) < 2 {
-		t.Fatalf("%d coordinated clauses: the comparison would not check the coordination", len(pl.coord))
+	s.small = true
+	onePass, err := s.candidates(context.Background(), pl)
+	s.small = false
+	if err != nil {
+		t.Fatal(err)
 	}
-	scan := s.scan
-	s.scan = nil
-	searched, err := s.candidates(context.Background(), pl)
-	s.scan = scan
+	// A Bleve search of as many hits as talks, with the positions of the
+	// matched words: what the one pass was before it ran the searcher
+	// itself.
+	req := bleve.NewSearchRequestOptions(pl.q, len(s.byID), 0, false)
+	req.IncludeLocations = true
+	res, err := s.idx.SearchInContext(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var searched []match
+	for _, h := range res.Hits {
+		searched = append(searched, match{d: s.byID[h.ID], score: h.Score, hit: h})
+	}
+	located, err := s.scan.located(ctx, pl.q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(searched) == 0 {
 		t.Fatal("query matches nothing: the comparison would prove nothing")
+	}
+	locations := func(ms []match) map[string]bsearch.FieldTermLocationMap {
+		out := map[string]bsearch.FieldTermLocationMap{}
+		for _, m := range ms {
+			out[m.d.talk.ID] = m.hit.Locations
+		}
+		return out
+	}
+	if diff := cmp.Diff(locations(searched), locations(located)); diff != "" {
+		t.Errorf("locations (-search +located):\n%s", diff)
 	}
 	scores := func(ms []match) map[string]float64 {
 		out := map[string]float64{}
@@ -109,10 +140,13 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 		}
 		return out
 	}
-	if diff := cmp.Diff(scores(searched), scores(scanned)); diff != "" {
-		t.Errorf("scores (-search +scan):\n%s", diff)
+	if diff := cmp.Diff(scores(searched), scores(located)); diff != "" {
+		t.Errorf("scores (-search +located):\n%s", diff)
 	}
-	plain, err := s.scan.matches(s.withBM25(context.Background()), pl.q, nil, nil)
+	if diff := cmp.Diff(scores(onePass), scores(scanned)); diff != "" {
+		t.Errorf("scores (-one pass +scan):\n%s", diff)
+	}
+	plain, err := s.scan.matches(ctx, pl.q, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,5 +158,68 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	}
 	if diff := cmp.Diff(scores(scanned), scores(split)); diff != "" {
 		t.Errorf("scores (-one scan +split):\n%s", diff)
+	}
+}
+
+// TestLocateAsBleveSearch: the positions the scanner's locate finds for a
+// page make the highlights a Bleve search of the page's ids AND the query
+// (the locate of before) made, on the seeds scanned, for the bench mix.
+func TestLocateAsBleveSearch(t *testing.T) {
+	_, c := seedEngine(t)
+	s, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.release()
+	ctx := context.Background()
+	marked := 0
+	for _, r := range benchRequests {
+		r, err := r.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		qm, err := s.matchesOf(ctx, r.Query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if qm.pl.q == nil {
+			continue
+		}
+		page, _, _, err := s.selectPage(ctx, r, qm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]string, len(page))
+		for i, m := range page {
+			ids[i] = m.d.talk.ID
+		}
+		req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), qm.pl.q}), len(ids), 0, false)
+		req.IncludeLocations = true
+		res, err := s.idx.SearchInContext(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != len(page) {
+			t.Fatalf("%q: Bleve finds %d of the page's %d talks", r.Query, len(res.Hits), len(page))
+		}
+		for _, h := range res.Hits {
+			var got *match
+			for i := range page {
+				if page[i].d.talk.ID == h.ID {
+					got = &page[i]
+				}
+			}
+			if got.hit == nil {
+				t.Fatalf("%q: talk %s located nowhere", r.Query, h.ID)
+			}
+			want := highlight(h, got.d.talk)
+			if diff := cmp.Diff(want, highlight(got.hit, got.d.talk)); diff != "" {
+				t.Errorf("%q, talk %s: highlights (-Bleve search +locate):\n%s", r.Query, h.ID, diff)
+			}
+			marked += len(want.Title) + len(want.Abstract) + len(want.Speakers)
+		}
+	}
+	if marked < 50 {
+		t.Fatalf("%d highlighted fragments compared: too few to prove anything", marked)
 	}
 }

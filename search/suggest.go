@@ -17,6 +17,8 @@ import (
 // differs from the right word's ("speculativ") still find it.
 type vocabulary struct {
 	df map[string]int
+	// sigs are the letter signatures of byLen's words (fuzzy.go).
+	sigs letterSigs
 	// hyphens maps a joined form to the hyphenated word the corpus writes
 	// ("pretraining" → "pre-training", variants.go).
 	hyphens map[string]string
@@ -96,8 +98,12 @@ func (v *vocabulary) correctWithin(w string, limit, max int) []string {
 	best := limit + 1
 	var cands []string
 	var rows editRows
+	sigs, sw := v.sigs.of(v), letterSig(rw)
 	for n := len(rw) - limit; n <= len(rw)+limit; n++ {
-		for _, c := range v.byLen[n] {
+		for i, c := range v.byLen[n] {
+			if sigDistance(sw, sigs[n][i]) > best {
+				continue
+			}
 			d := rows.distance(rw, v.runes[c], best)
 			switch {
 			case d < best:

@@ -1,0 +1,69 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// mapOrderFacet is orderFacet as it was, over a map of the counts: the
+// order the slice version must keep.
+func mapOrderFacet(counts map[string]int, selected map[string]bool, byValue bool) []FacetValue {
+	vs := make([]FacetValue, 0, len(counts)+len(selected))
+	for v, n := range counts {
+		vs = append(vs, FacetValue{Value: v, Count: n, Selected: selected[v]})
+	}
+	for v := range selected {
+		if _, ok := counts[v]; !ok {
+			vs = append(vs, FacetValue{Value: v, Count: 0, Selected: true})
+		}
+	}
+	sort.Slice(vs, func(a, b int) bool {
+		if !byValue && vs[a].Count != vs[b].Count {
+			return vs[a].Count > vs[b].Count
+		}
+		return vs[a].Value < vs[b].Value
+	})
+	return vs
+}
+
+// TestOrderFacet: for random counts (many ties, many zeros) and selections
+// of counted, uncounted and unknown values, by count and by value, the
+// facet lists the values in the order of the map version.
+func TestOrderFacet(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 2))
+	values := make([]string, 60)
+	for i := range values {
+		values[i] = fmt.Sprintf("v%03d", i*3)
+	}
+	for trial := range 500 {
+		counts := make([]int, len(values)+1)
+		byMap := map[string]int{}
+		for k := range values {
+			if n := r.IntN(4) * r.IntN(3); n > 0 {
+				counts[k+1] = n
+				byMap[values[k]] = n
+			}
+		}
+		var selected map[string]bool
+		if trial%3 > 0 {
+			selected = map[string]bool{}
+			for range r.IntN(5) {
+				selected[values[r.IntN(len(values))]] = true
+			}
+			if trial%3 == 2 {
+				selected[fmt.Sprintf("v%03d", 1+3*r.IntN(70))] = true // not a value of the corpus
+			}
+		}
+		for _, byValue := range []bool{false, true} {
+			want := mapOrderFacet(byMap, selected, byValue)
+			got := orderFacet(values, counts, selected, byValue)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("trial %d, by value %v (-map +slice):\n%s", trial, byValue, diff)
+			}
+		}
+	}
+}
