@@ -23,7 +23,7 @@ const (
 type Conflict struct {
 	Kind    string
 	Speaker string // ConflictSpeaker: as the first talk writes the name
-	Track   string   // ConflictTrack
+	Track   string // ConflictTrack
 	A       string
 	B       string
 	TitleA  string
