@@ -64,7 +64,7 @@ func buildOnDisk(path string, talks []Talk, p Progress) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	releaseMemory()
+	releaseMemory(len(talks))
 	for range maxMergeRounds {
 		idx, err := bleve.Open(path)
 		if err != nil {
@@ -120,8 +120,17 @@ func buildCompact(path string, talks []Talk, p Progress) (uint64, error) {
 // live (GOGC=100) that the runtime would hand back over minutes; the merge
 // then maps every segment file and the engine reads the merged one, and a
 // process's peak memory is what it holds at once. At 100k talks it is one
-// forced collection of the talks (~150 MiB live) each time.
-func releaseMemory() { debug.FreeOSMemory() }
+// forced collection of the talks (~150 MiB live) each time. A build of a
+// few batches leaves too little garbage to be worth a pause of the whole
+// process, which a server reloading under load would feel.
+func releaseMemory(talks int) {
+	if talks >= releaseMemoryMin {
+		debug.FreeOSMemory()
+	}
+}
+
+// releaseMemoryMin is the smallest build that releases its memory.
+const releaseMemoryMin = 10 * batchSize
 
 // maxMergeRounds bounds the merges of buildOnDisk; one is the rule.
 const maxMergeRounds = 4
@@ -202,7 +211,7 @@ func buildMerged(talks []Talk, p Progress) (bleve.Index, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("open merged index %s: %w", path, err)
 	}
-	releaseMemory()
+	releaseMemory(len(talks))
 	// Open, the index has mapped its files: on Unix they can go now, so a
 	// process that ends without closing the index (a crash, a test) leaves
 	// nothing behind. Where open files cannot be removed, Close does it.
