@@ -2,9 +2,7 @@ package index
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -39,18 +37,23 @@ func newDocument(t Talk) map[string]any {
 // (merge.go), so the batch size no longer decides the segments a search
 // visits. Larger batches hold more analysis in memory until their segment
 // is built (5,000 per batch raised an in-memory build's peak RSS from 855
-// to 1,518 MiB at 100k talks).
+// to 1,518 MiB at 100k talks); smaller ones make more segments to merge
+// (100k talks, two batches in flight: 500 per batch cut the peak RSS from
+// 708 to 626 MiB for 30 % more CPU, 250 to 615 MiB for 58 % more).
 //
-// Memory: the peak of a build is the talks, the batches in flight and the
-// Go runtime's headroom (GOGC=100); the merged index is a file mapped from
+// Memory: the peak of a build is the talks, the batch in flight and the Go
+// runtime's headroom (GOGC=100); the merged index is a file mapped from
 // disk, not Go heap. The soft limit that trades CPU for memory is the
 // environment's GOMEMLIMIT, which the runtime reads by itself. Build does
-// not set a limit itself: it is process-wide, and only the command that
-// owns the process knows its budget.
+// not set a limit itself: it is process-wide, only the command that owns
+// the process knows its budget, and the build's live heap (the talks and a
+// batch's analysis) leaves a limit little room (100k talks, two batches in
+// flight: GOMEMLIMIT=450MiB cut the peak from 725 to 561 MiB for 50 % more
+// build CPU, GOGC=50 to 521 MiB for 30 % more).
 const batchSize = 1000
 
 // Progress is told, after each batch, how many of total talks are indexed.
-// Calls come one at a time, from the goroutines that index.
+// Calls come one at a time, from the goroutine that indexes.
 type Progress func(done, total int)
 
 // Build indexes talks into a new read-only index: in memory when they fit
@@ -75,74 +78,29 @@ func BuildWithProgress(talks []Talk, p Progress) (bleve.Index, error) {
 }
 
 // indexTalks adds talks to idx in batches, by ID, so indexing the same talk
-// twice overwrites it. Batches go to Bleve from several goroutines: Bleve
-// analyses a batch's documents in parallel but builds its segment on one
-// core, so one batch at a time leaves the other core idle for a third of
-// the build. The order batches land in does not matter: documents are
-// distinct, and scores use index-wide statistics.
+// twice overwrites it. Batches go in one at a time: Bleve analyses a
+// batch's documents on every core and builds its segment on one, and a
+// second batch in flight, meant to keep the other core busy meanwhile,
+// held a second batch's analysis (~50 MiB at 1,000 talks) and cost more
+// CPU than it saved wall time. 100k generated talks, one batch at a time
+// against two, three pairs on one machine at load 1.5-7: the build's peak
+// RSS 535-567 against 692-746 MiB, 29-39 against 34-43 CPU-s, 20-39
+// against 28-58 s.
 func indexTalks(idx bleve.Index, talks []Talk, p Progress) error {
-	var mu sync.Mutex
-	done := 0
-	report := func(n int) {
-		if p == nil {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		done += n
-		p(done, len(talks))
-	}
-	workers := min(runtime.GOMAXPROCS(0), maxBatchWorkers, (len(talks)+batchSize-1)/batchSize)
-	if workers <= 1 {
-		for from := 0; from < len(talks); from += batchSize {
-			batch := talks[from:min(from+batchSize, len(talks))]
-			if err := indexBatch(idx, batch, from); err != nil {
-				return err
-			}
-			report(len(batch))
-		}
-		if len(talks) == 0 {
-			return indexBatch(idx, talks, 0)
-		}
-		return nil
-	}
-	starts := make(chan int)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for from := range starts {
-				batch := talks[from:min(from+batchSize, len(talks))]
-				if err := indexBatch(idx, batch, from); err != nil {
-					errs <- err
-					return
-				}
-				report(len(batch))
-			}
-		}()
-	}
-	var err error
-send:
 	for from := 0; from < len(talks); from += batchSize {
-		select {
-		case starts <- from:
-		case err = <-errs:
-			break send
+		batch := talks[from:min(from+batchSize, len(talks))]
+		if err := indexBatch(idx, batch, from); err != nil {
+			return err
+		}
+		if p != nil {
+			p(from+len(batch), len(talks))
 		}
 	}
-	close(starts)
-	wg.Wait()
-	close(errs)
-	if err != nil {
-		return err
+	if len(talks) == 0 {
+		return indexBatch(idx, talks, 0)
 	}
-	return <-errs // nil once closed and empty
+	return nil
 }
-
-// maxBatchWorkers bounds the batches in flight, and so the memory they hold.
-const maxBatchWorkers = 2
 
 // indexBatch indexes talks, the ones from index from on, as one batch.
 func indexBatch(idx bleve.Index, talks []Talk, from int) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -29,6 +30,19 @@ var mergeInOnePass = func() mergeplan.MergePlanOptions {
 	return o
 }()
 
+// noBackgroundMerge keeps scorch's merger idle while batches come in: every
+// segment is merged in one pass once the last batch is in (forceMerge), so
+// merges in between only rewrite postings that are rewritten again, and
+// map segment files that the final merge maps once more (at 100k talks
+// they took 1.8 CPU-s of ~34 and raised the build's file-backed memory).
+// A segment is eligible for a planned merge below half MaxSegmentSize
+// documents: none is below half of one. Scorch keeps this config in the
+// index (index_meta.json), so the index reopened for the final merge
+// does not merge on its own either; forceMerge passes its own plan.
+var noBackgroundMerge = map[string]any{
+	"scorchMergePlanOptions": map[string]any{"MaxSegmentSize": 1},
+}
+
 // buildOnDisk writes the index of talks into the new directory path,
 // merges it into a single segment and closes it. It returns the number of
 // documents. On error the caller removes path.
@@ -39,7 +53,7 @@ var mergeInOnePass = func() mergeplan.MergePlanOptions {
 // segment. Each round is checked on the reopened index, which is what a
 // reader will see.
 func buildOnDisk(path string, talks []Talk, p Progress) (uint64, error) {
-	idx, err := bleve.NewUsing(path, NewMapping(), scorch.Name, scorch.Name, nil)
+	idx, err := bleve.NewUsing(path, NewMapping(), scorch.Name, scorch.Name, noBackgroundMerge)
 	if err != nil {
 		return 0, fmt.Errorf("new index %s: %w", path, err)
 	}
@@ -50,6 +64,7 @@ func buildOnDisk(path string, talks []Talk, p Progress) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	releaseMemory(len(talks))
 	for range maxMergeRounds {
 		idx, err := bleve.Open(path)
 		if err != nil {
@@ -99,6 +114,23 @@ func buildCompact(path string, talks []Talk, p Progress) (uint64, error) {
 	}
 	return docs, nil
 }
+
+// releaseMemory returns the build's garbage to the system before the next
+// step maps more index files. The batches leave a heap of twice what is
+// live (GOGC=100) that the runtime would hand back over minutes; the merge
+// then maps every segment file and the engine reads the merged one, and a
+// process's peak memory is what it holds at once. At 100k talks it is one
+// forced collection of the talks (~150 MiB live) each time. A build of a
+// few batches leaves too little garbage to be worth a pause of the whole
+// process, which a server reloading under load would feel.
+func releaseMemory(talks int) {
+	if talks >= releaseMemoryMin {
+		debug.FreeOSMemory()
+	}
+}
+
+// releaseMemoryMin is the smallest build that releases its memory.
+const releaseMemoryMin = 10 * batchSize
 
 // maxMergeRounds bounds the merges of buildOnDisk; one is the rule.
 const maxMergeRounds = 4
@@ -179,6 +211,7 @@ func buildMerged(talks []Talk, p Progress) (bleve.Index, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("open merged index %s: %w", path, err)
 	}
+	releaseMemory(len(talks))
 	// Open, the index has mapped its files: on Unix they can go now, so a
 	// process that ends without closing the index (a crash, a test) leaves
 	// nothing behind. Where open files cannot be removed, Close does it.

@@ -55,3 +55,22 @@ func TestShinglesConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FoldText skips the accent stripping on ASCII text; both paths must give
+// the same forms.
+func TestFoldText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Plain ASCII Title", "plain ascii title"},
+		{"It`s a `tick`", "it's a 'tick'"},
+		{"Léonard’s KV–cache", "leonard's kv-cache"},
+		{"Ünïcödé\u00a0spaces", "unicode spaces"},
+		{"Straße", "straße"},
+		{"bad \xff byte", "bad   byte"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := FoldText(tt.in); got != tt.want {
+			t.Errorf("FoldText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -229,6 +229,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 		}
 	}
 	firstFile := map[string]string{}
+	c.Talks = make([]index.Talk, 0, len(m.talks)+len(st.talks))
 	add := func(t index.Talk, first string) {
 		if t.Conference.ID == "" {
 			t.Conference = conf
@@ -250,6 +251,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 	}
 	c.Talks, r.Warnings = uniqueIDs(c.Talks, r.Warnings)
 	nameConferences(c.Talks)
+	shareStrings(c.Talks)
 	for _, t := range c.Talks {
 		if !t.Scheduled {
 			r.Unscheduled++

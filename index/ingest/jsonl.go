@@ -90,6 +90,9 @@ func (jsonLines) readFrom(file string, r io.Reader, opt Options) ([]index.Talk, 
 		talks []index.Talk
 		warns []Warning
 		seen  = map[string]int{}
+		// fileConf is the conference the file's name gives a talk that
+		// names none.
+		fileConf index.Conference
 	)
 	warn := func(line int, format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -124,7 +127,10 @@ func (jsonLines) readFrom(file string, r io.Reader, opt Options) ([]index.Talk, 
 			if t.Conference.Name != "" {
 				t.Conference = ConferenceNamed(t.Conference.Name)
 			} else {
-				t.Conference = conferenceFromName(file)
+				if fileConf.ID == "" { // once per file: it folds the name's text
+					fileConf = conferenceFromName(file)
+				}
+				t.Conference = fileConf
 			}
 		}
 		if !slices.Contains(index.Kinds, t.Kind) {
