@@ -1,9 +1,9 @@
 package search
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/talksearch/talksearch/search/synonyms"
 )
@@ -14,19 +14,60 @@ import (
 // (pretraining → pre-training, realtime → real-time) and the joined form
 // of a hyphenated one (e-mail → email).
 
-// hyphenated finds words joined by hyphens: "pre-training", "end-to-end".
-var hyphenated = regexp.MustCompile(`[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+`)
-
-// addHyphenated records, for each hyphenated word of text, its joined form
-// → the hyphenated one ("pretraining" → "pre-training").
+// addHyphenated records, for each hyphenated word of text ("pre-training",
+// "end-to-end": letters or digits joined by single hyphens), its joined
+// form → the hyphenated one ("pretraining" → "pre-training"). It walks
+// out from each hyphen rather than running a regular expression over
+// the whole text: that took 5 of the 8 CPU-seconds of the vocabulary of
+// 100,000 talks.
 func (v *vocabulary) addHyphenated(text string) {
-	for _, m := range hyphenated.FindAllString(strings.ToLower(text), -1) {
+	if strings.IndexByte(text, '-') < 0 {
+		return
+	}
+	lower := strings.ToLower(text)
+	for i := 0; i < len(lower); {
+		k := strings.IndexByte(lower[i:], '-')
+		if k < 0 {
+			return
+		}
+		k += i
+		start := k
+		for start > i {
+			r, size := utf8.DecodeLastRuneInString(lower[:start])
+			if !isWordRune(r) {
+				break
+			}
+			start -= size
+		}
+		end := k
+		for start < k && end < len(lower) && lower[end] == '-' {
+			j := end + 1
+			for j < len(lower) {
+				r, size := utf8.DecodeRuneInString(lower[j:])
+				if !isWordRune(r) {
+					break
+				}
+				j += size
+			}
+			if j == end+1 {
+				break // a hyphen that joins nothing ends the word
+			}
+			end = j
+		}
+		if end == k {
+			i = k + 1
+			continue
+		}
+		m := lower[start:end]
 		j := strings.ReplaceAll(m, "-", "")
 		if _, ok := v.hyphens[j]; !ok {
 			v.hyphens[j] = m
 		}
+		i = end
 	}
 }
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
 // variant is one way of writing a query word otherwise, with what to say
 // about it ("" for forms too obvious to mention, as a hyphen).
