@@ -19,11 +19,6 @@ type match struct {
 	d     *doc
 	score float64
 	hit   *bsearch.DocumentMatch
-	// pending: score lacks the optional part of the query, which
-	// rescore adds from the score of the required part (must) and the
-	// coordination factor (coordF).
-	pending      bool
-	must, coordF float64
 }
 
 // search runs a normalized request on the snapshot.
@@ -32,8 +27,6 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Released unless the page's rescore did (rescore.go).
-	defer qm.later.close()
 	if !qm.kept && !s.onePass() {
 		// Read only until the hits are made below (the page is a part of
 		// them): a large corpus's scan reuses them.
@@ -84,9 +77,6 @@ type queryMatches struct {
 	// kept: cands are shared with other searches (snapshot.matches); read
 	// them, do not change them.
 	kept bool
-	// later: cands are pending, scored without this optional part of
-	// the query (rescore.go).
-	later *laterShould
 
 	// suggest gives the query to propose when a search finds nothing
 	// (suggestQuery), computed on first use only: the filtered variants
@@ -106,11 +96,11 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 		return qm, nil
 	}
 	pl := s.compile(syntax.Parse(q))
-	cands, later, err := s.candidatesOf(ctx, pl, true)
+	cands, err := s.candidates(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
-	qm := &queryMatches{pl: pl, cands: cands, later: later, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
+	qm := &queryMatches{pl: pl, cands: cands, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
 	if s.onePass() && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
 		qm.kept = true
 		s.matches.put(q, qm)
@@ -145,17 +135,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 	}
 	var page []match
 	if pl.q != nil {
-		if qm.later != nil && r.Sort != SortTime {
-			if err := s.scan.rescore(s.withBM25(ctx), qm.later, results, r.Offset+r.Limit); err != nil {
-				return nil, 0, Facets{}, err
-			}
-		}
 		page = pageOf(results, r.Sort, r.Offset, r.Limit)
-		if qm.later != nil && r.Sort == SortTime {
-			if err := s.scan.rescore(s.withBM25(ctx), qm.later, page, -1); err != nil {
-				return nil, 0, Facets{}, err
-			}
-		}
 	} else {
 		// Without a query the talks come in schedule order already.
 		page = results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
@@ -170,16 +150,8 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 
 // candidates returns every talk matching the plan, before facet selection.
 func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
-	ms, _, err := s.candidatesOf(ctx, pl, false)
-	return ms, err
-}
-
-// candidatesOf is candidates, whose matches are pending when later is
-// not nil, which only a large corpus's scan asked for them (pending)
-// returns (rescore.go).
-func (s *snapshot) candidatesOf(ctx context.Context, pl plan, pending bool) ([]match, *laterShould, error) {
 	if pl.none {
-		return nil, nil, nil
+		return nil, nil
 	}
 	keep := func(d *doc) bool { return pl.tracks == nil || pl.tracks[d.track] }
 	if pl.q == nil {
@@ -189,18 +161,14 @@ func (s *snapshot) candidatesOf(ctx context.Context, pl plan, pending bool) ([]m
 				out = append(out, match{d: d})
 			}
 		}
-		return out, nil, nil
+		return out, nil
 	}
 	if !s.onePass() {
-		if pending && rescoreLater {
-			return s.scan.pendingMatches(s.withBM25(ctx), pl.q, pl.coord, pl.tracks)
-		}
-		ms, err := s.scan.matches(s.withBM25(ctx), pl.q, pl.coord, pl.tracks)
-		return ms, nil, err
+		return s.scan.matches(s.withBM25(ctx), pl.q, pl.coord, pl.tracks)
 	}
 	out, err := s.scan.located(s.withBM25(ctx), pl.q, pl.tracks)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cf := newCoordFactors(pl.coord)
 	for i := range out {
@@ -212,7 +180,7 @@ func (s *snapshot) candidatesOf(ctx context.Context, pl plan, pending bool) ([]m
 			m.score *= breakFactor
 		}
 	}
-	return out, nil, nil
+	return out, nil
 }
 
 // locate finds the positions of the matched words of the page's talks for

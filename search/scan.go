@@ -132,37 +132,7 @@ const (
 // over coord and breaks ranked down as candidates does, in no particular
 // order.
 func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClause, tracks map[string]bool) ([]match, error) {
-	return sc.scanParts(sc.scoringContext(ctx), q, nil, 0, coord, tracks)
-}
-
-// pendingMatches is matches, but when later is not nil the matches are
-// pending: their scores lack the optional part of q, which rescore adds
-// (rescore.go).
-func (sc *scanner) pendingMatches(ctx context.Context, q query.Query, coord []coordClause, tracks map[string]bool) (ms []match, later *laterShould, err error) {
 	ctx = sc.scoringContext(ctx)
-	must, mustS, norm, later, ok, err := sc.splitShould(ctx, q)
-	if err != nil {
-		return nil, nil, fmt.Errorf("search: %w", err)
-	}
-	if !ok {
-		ms, err = sc.scanParts(ctx, q, nil, 0, coord, tracks)
-		return ms, nil, err
-	}
-	ms, err = sc.scanParts(ctx, must, mustS, norm, coord, tracks)
-	if err != nil {
-		later.close()
-		return nil, nil, err
-	}
-	return ms, later, nil
-}
-
-// scanParts scans q, its searchers' query norm set to norm unless 0. A
-// one-part scan runs first, q's searcher with that norm, where not nil;
-// scanParts closes it.
-func (sc *scanner) scanParts(ctx context.Context, q query.Query, first bsearch.Searcher, norm float64, coord []coordClause, tracks map[string]bool) ([]match, error) {
-	if first != nil {
-		defer first.Close()
-	}
 	mp, err := sc.clauseMasks(ctx, coord)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -174,7 +144,7 @@ func (sc *scanner) scanParts(ctx context.Context, q query.Query, first bsearch.S
 	}
 	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/sc.minPart))
 	if parts == 1 {
-		return sc.scanPart(ctx, q, first, norm, coord, masks, tracks, 0, uint64(len(sc.docs)), sc.buffer())
+		return sc.scanPart(ctx, q, coord, masks, tracks, 0, uint64(len(sc.docs)), sc.buffer())
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -186,7 +156,7 @@ func (sc *scanner) scanParts(ctx context.Context, q query.Query, first bsearch.S
 		to := uint64(len(sc.docs) * (k + 1) / parts)
 		buf := sc.buffer()
 		wg.Go(func() {
-			outs[k], errs[k] = sc.scanPart(ctx, q, nil, norm, coord, masks, tracks, from, to, buf)
+			outs[k], errs[k] = sc.scanPart(ctx, q, coord, masks, tracks, from, to, buf)
 			if errs[k] != nil {
 				cancel()
 			}
@@ -336,23 +306,13 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 
 // scanPart appends to out the matches of q among documents numbered from
 // to to (exclusive), coordinated over coord by the clauses masks says each
-// matches (none when masks is nil). A norm other than 0 is the query norm
-// of the whole query q is the required part of, and its matches are
-// pending (rescore.go). built is q's searcher when not nil (its caller
-// closes it).
-func (sc *scanner) scanPart(ctx context.Context, q query.Query, built bsearch.Searcher, norm float64, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, error) {
-	searcher := built
-	if searcher == nil {
-		var err error
-		if searcher, err = q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{}); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-		defer searcher.Close()
-		if norm != 0 {
-			searcher.SetQueryNorm(norm)
-		}
+// matches (none when masks is nil).
+func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, error) {
+	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	var err error
+	defer searcher.Close()
 	sctx := &bsearch.SearchContext{
 		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize(), 0),
 		IndexReader:       sc.reader,
@@ -378,15 +338,14 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, built bsearch.Se
 			return out, nil
 		}
 		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
-			score, c := dm.Score, 1.0
+			score := dm.Score
 			if masks != nil {
-				c = cf.factor(masks[n], !d.isBreak)
-				score *= c
+				score *= cf.factor(masks[n], !d.isBreak)
 			}
 			if d.isBreak {
 				score *= breakFactor
 			}
-			out = append(out, match{d: d, score: score, must: dm.Score, coordF: c, pending: norm != 0})
+			out = append(out, match{d: d, score: score})
 		}
 		sctx.DocumentMatchPool.Put(dm)
 		if i%1024 == 0 {
