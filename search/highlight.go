@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -78,6 +79,7 @@ func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
 	// matches are shared between searches (matchesOf): it gets a copy.
 	own := *h
 	own.Fragments = nil
+	own.Locations = locations(h)
 	h = &own
 	doc := document.NewDocument(t.ID)
 	// A field without matched words has no fragment to keep (marked):
@@ -114,4 +116,18 @@ func marked(frags []string) []string {
 		}
 	}
 	return out
+}
+
+// locations returns the matched terms of h by field and term, what the
+// highlighter reads. A one-pass search keeps its hits' matched terms as
+// Bleve's list (scanner.located); DocumentMatch.Complete makes the map of
+// it, and rewrites the list it is given, which other searches may be
+// reading: it completes a copy.
+func locations(h *bsearch.DocumentMatch) bsearch.FieldTermLocationMap {
+	if h.Locations != nil || len(h.FieldTermLocations) == 0 {
+		return h.Locations
+	}
+	own := bsearch.DocumentMatch{FieldTermLocations: slices.Clone(h.FieldTermLocations)}
+	own.Complete(nil)
+	return own.Locations
 }

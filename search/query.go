@@ -4,7 +4,6 @@ import (
 	"math"
 	"strings"
 
-	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
@@ -335,22 +334,6 @@ func (s *snapshot) clauseWeight(alts []alternative, literal int) float64 {
 		w = max(w, s.idf(t))
 	}
 	return w
-}
-
-// matchedIn returns whether a talk matching the terms of locs matches
-// each clause of coord: what softCoord counts on the path that has the
-// locations of the matched terms.
-func matchedIn(coord []coordClause, locs bsearch.FieldTermLocationMap) func(int) bool {
-	return func(i int) bool {
-		for _, t := range coord[i].terms {
-			for _, byTerm := range locs {
-				if _, ok := byTerm[t]; ok {
-					return true
-				}
-			}
-		}
-		return false
-	}
 }
 
 // softCoord returns the factor that turns the score of a talk matching the

@@ -170,11 +170,12 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 	if err != nil {
 		return nil, err
 	}
+	cf := newCoordFactors(pl.coord)
 	for i := range out {
 		m := &out[i]
 		// A break's clauses are not weighted by rarity: a menu's rare
 		// words (granola) would lift it above the sessions.
-		m.score *= softCoord(pl.coord, matchedIn(pl.coord, m.hit.Locations), !m.d.isBreak)
+		m.score *= cf.located(m.hit.FieldTermLocations, !m.d.isBreak)
 		if m.d.isBreak {
 			m.score *= breakFactor
 		}

@@ -290,9 +290,8 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 		}
 		n, _ := docNumber(dm.IndexInternalID)
 		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
-			// The hit is kept (not returned to the pool) with its
-			// locations as a map, which highlight reads.
-			dm.Complete(nil)
+			// The hit is kept (not returned to the pool) with its list
+			// of matched terms, which softCoord and highlight read.
 			out = append(out, match{d: d, score: dm.Score, hit: dm})
 		} else {
 			sctx.DocumentMatchPool.Put(dm)
@@ -318,6 +317,7 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordCla
 		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize(), 0),
 		IndexReader:       sc.reader,
 	}
+	cf := newCoordFactors(coord)
 	var dm *bsearch.DocumentMatch
 	if from == 0 {
 		dm, err = searcher.Next(sctx)
@@ -340,8 +340,7 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordCla
 		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
 			score := dm.Score
 			if masks != nil {
-				mask := masks[n]
-				score *= softCoord(coord, func(i int) bool { return mask&(1<<i) != 0 }, !d.isBreak)
+				score *= cf.factor(masks[n], !d.isBreak)
 			}
 			if d.isBreak {
 				score *= breakFactor

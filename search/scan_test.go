@@ -126,7 +126,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	locations := func(ms []match) map[string]bsearch.FieldTermLocationMap {
 		out := map[string]bsearch.FieldTermLocationMap{}
 		for _, m := range ms {
-			out[m.d.talk.ID] = m.hit.Locations
+			out[m.d.talk.ID] = locations(m.hit)
 		}
 		return out
 	}

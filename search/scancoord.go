@@ -3,7 +3,9 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	bleveidx "github.com/blevesearch/bleve_index_api"
 
 	"github.com/talksearch/talksearch/index"
@@ -77,4 +79,66 @@ func (sc *scanner) clauseMasks(ctx context.Context, coord []coordClause) (*[]uin
 func (sc *scanner) putMasks(mp *[]uint32) {
 	clear(*mp)
 	sc.maskPool.Put(mp)
+}
+
+// coordFactors gives softCoord's factor of a query by clause mask,
+// computed once per mask and weighting rather than once per matching
+// talk: a query's matches share a handful of masks, and a 400-character
+// query of real words has dozens of clauses to add up for each of them.
+// One per search (not safe for concurrent use).
+type coordFactors struct {
+	coord []coordClause
+	// clauses are the clauses each index term of coord matches, as bits.
+	clauses map[string]uint32
+	memo    map[uint64]float64
+}
+
+func newCoordFactors(coord []coordClause) *coordFactors {
+	c := &coordFactors{coord: coord, memo: map[uint64]float64{}}
+	if len(coord) <= maxMaskClauses {
+		c.clauses = map[string]uint32{}
+		for i, cl := range coord {
+			for _, t := range cl.terms {
+				c.clauses[t] |= 1 << i
+			}
+		}
+	}
+	return c
+}
+
+// factor is softCoord of the clauses mask says a talk matches.
+func (c *coordFactors) factor(mask uint32, weighted bool) float64 {
+	key := uint64(mask) << 1
+	if weighted {
+		key |= 1
+	}
+	if f, ok := c.memo[key]; ok {
+		return f
+	}
+	f := softCoord(c.coord, func(i int) bool { return mask&(1<<i) != 0 }, weighted)
+	c.memo[key] = f
+	return f
+}
+
+// located is softCoord of a talk whose matched terms are locs: Bleve's
+// list of them, read as it is rather than made into the map of
+// DocumentMatch.Complete for every match (a seventh of the seeds'
+// allocation), which only the highlighted hits need.
+func (c *coordFactors) located(locs []bsearch.FieldTermLocation, weighted bool) float64 {
+	if c.clauses == nil {
+		// More clauses than a mask holds: counted clause by clause.
+		return softCoord(c.coord, func(i int) bool {
+			for _, l := range locs {
+				if slices.Contains(c.coord[i].terms, l.Term) {
+					return true
+				}
+			}
+			return false
+		}, weighted)
+	}
+	var mask uint32
+	for _, l := range locs {
+		mask |= c.clauses[l.Term]
+	}
+	return c.factor(mask, weighted)
 }
