@@ -16,8 +16,12 @@ import (
 // goes with "image"; eight other topics of seven talks each keep
 // "container" below the common words' share. Talk "docker-only" says
 // docker without container, "container-only" container without either
-// query word.
-func assocTalks() []index.Talk {
+// query word. It is far smaller than a corpus that is mined
+// (assocMinTalksMined): the test lowers the bound while it runs.
+func assocTalks(t *testing.T) []index.Talk {
+	keep := assocMinTalksMined
+	assocMinTalksMined = 0
+	t.Cleanup(func() { assocMinTalksMined = keep })
 	var ts []index.Talk
 	add := func(id, title, abstract string) {
 		ts = append(ts, index.Talk{ID: id, Title: title, Abstract: abstract})
@@ -40,7 +44,7 @@ func assocTalks() []index.Talk {
 func TestAssociatedTerms(t *testing.T) {
 	for _, onePassMax := range []int{0, -1} {
 		t.Run(fmt.Sprint("onePassMax=", onePassMax), func(t *testing.T) {
-			e, err := NewWithOptions(&ingest.Corpus{Talks: assocTalks()}, Options{OnePassMax: onePassMax})
+			e, err := NewWithOptions(&ingest.Corpus{Talks: assocTalks(t)}, Options{OnePassMax: onePassMax})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +96,7 @@ func TestAssociatedTerms(t *testing.T) {
 // talk), never "image", which no docker talk says, nor a word of the other
 // topics.
 func TestAssociatesOfTerm(t *testing.T) {
-	e, err := New(&ingest.Corpus{Talks: assocTalks()})
+	e, err := New(&ingest.Corpus{Talks: assocTalks(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,4 +109,19 @@ func TestAssociatesOfTerm(t *testing.T) {
 	if want := []string{"daili", "contain"}; !slices.Equal(got, want) {
 		t.Errorf("associates of docker %v, want %v", got, want)
 	}
+}
+
+// BenchmarkAssocIndex: what mining the associations adds to building an
+// engine on the FOSDEM archive (12,262 talks): each talk's terms read once.
+// The associates of a term are counted on first use (BenchmarkSearchFOSDEM).
+//
+//	go test ./search -run '^$' -bench AssocIndex -benchtime 5x
+func BenchmarkAssocIndex(b *testing.B) {
+	e := archiveEngine(b)
+	s := e.snap.Load()
+	talks := e.Talks()
+	runTimed(b, 1, func(int) error {
+		newAssocIndex(talks, s.stats)
+		return nil
+	})
 }

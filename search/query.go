@@ -222,7 +222,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				ranked = append(ranked, w)
 			}
 		}
-		for _, e := range s.associatedTerms(ranked) {
+		for _, e := range s.associatedTerms(ranked, pl.coord) {
 			if q := s.assocQuery(e.term); bud.spend(q) {
 				should = append(should, q)
 				pl.synonyms = append(pl.synonyms, s.assocNote(e))
