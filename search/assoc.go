@@ -1,7 +1,10 @@
 package search
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -71,9 +74,6 @@ type associate struct {
 // abstract. Terms of fewer than assocMinTalks talks, or common ones, are
 // left out: they associate nothing.
 func newAssocIndex(talks []index.Talk, ts *termStats) *assocIndex {
-	if len(talks) < assocMinTalksMined {
-		return nil
-	}
 	df := ts.voc.DF()
 	// A common term ("project", "open": commonShare) is associated with
 	// everything and says nothing.
@@ -100,12 +100,69 @@ func newAssocIndex(talks []index.Talk, ts *termStats) *assocIndex {
 				ids = append(ids, id)
 			}
 		}
+		slices.Sort(ids) // as a kept index rebuilds them
 		a.docs[i] = ids
 		for _, id := range ids {
 			a.posts[id] = append(a.posts[id], int32(i))
 		}
 	}
 	return a
+}
+
+// keptAssoc is an assocIndex as it is kept (kept.go): each term's talks,
+// by term id of termStats.voc, which the same index numbers the same way.
+type keptAssoc struct {
+	Talks int
+	Posts [][]int32
+}
+
+// assocIndexOf returns the associations of the talks, read from sc when a
+// start on the same index kept them, else mined and kept there: mining
+// reads every talk's text again (about 2 CPU-s on the 12,262 talks of the
+// FOSDEM archive), a restart should not. Nil below assocMinTalksMined.
+func (s *snapshot) assocIndexOf(talks []index.Talk, sc *index.Sidecar) *assocIndex {
+	if len(talks) < assocMinTalksMined {
+		return nil
+	}
+	var k keptAssoc
+	loadErr := loadKept(sc, keptAssociations, &k)
+	if loadErr == nil {
+		if a, err := k.index(len(talks), len(s.stats.voc.DF())); err == nil {
+			s.kept.Loaded = append(s.kept.Loaded, keptAssociations)
+			sort.Strings(s.kept.Loaded)
+			return a
+		} else {
+			loadErr = fmt.Errorf("sidecar %s: %w", keptAssociations, err)
+		}
+	}
+	a := newAssocIndex(talks, s.stats)
+	s.kept.Derived = append(s.kept.Derived, keptAssociations)
+	sort.Strings(s.kept.Derived)
+	for _, p := range []error{loadErr, saveKept(sc, keptAssociations, keptAssoc{Talks: len(talks), Posts: a.posts})} {
+		if p != nil && !errors.Is(p, errNotKept) {
+			s.kept.Problems = append(s.kept.Problems, p.Error())
+		}
+	}
+	sort.Strings(s.kept.Problems)
+	return a
+}
+
+// index rebuilds the assocIndex that was kept, checking it fits a corpus
+// of n talks and a vocabulary of terms terms.
+func (k keptAssoc) index(n, terms int) (*assocIndex, error) {
+	if k.Talks != n || len(k.Posts) != terms {
+		return nil, fmt.Errorf("kept for %d talks and %d terms, not %d and %d", k.Talks, len(k.Posts), n, terms)
+	}
+	a := &assocIndex{docs: make([][]int32, n), posts: k.Posts, cache: newBoundedCache[[]associate](assocCacheSize)}
+	for id, ds := range k.Posts {
+		for _, d := range ds {
+			if d < 0 || int(d) >= n {
+				return nil, fmt.Errorf("term %d: talk %d of %d", id, d, n)
+			}
+			a.docs[d] = append(a.docs[d], int32(id))
+		}
+	}
+	return a, nil
 }
 
 // associates returns the terms most associated with term, strongest first,

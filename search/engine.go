@@ -439,7 +439,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	}
 	s.stats = newTermStats(len(talks), relatedDF, s.terms)
 	if assocTerms > 0 {
-		s.assoc = newAssocIndex(talks, s.stats)
+		s.assoc = s.assocIndexOf(talks, index.SidecarOf(idx))
 	}
 	if s.bm25, err = bm25Stats(idx, talks, s.analyzer); err != nil {
 		idx.Close()
