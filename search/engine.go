@@ -324,6 +324,8 @@ type snapshot struct {
 	// match nothing before Bleve is asked (prune.go).
 	inField map[string]uint8
 	stats   *termStats
+	// assoc counts which terms go together in the talks (assoc.go).
+	assoc *assocIndex
 	// bm25 are the statistics the snapshot's searches score with
 	// (bm25.go); nil leaves them to Bleve.
 	bm25   *bsearch.BM25Stats
@@ -436,6 +438,9 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, err
 	}
 	s.stats = newTermStats(len(talks), relatedDF, s.terms)
+	if assocTerms > 0 {
+		s.assoc = s.assocIndexOf(talks, index.SidecarOf(idx))
+	}
 	if s.bm25, err = bm25Stats(idx, talks, s.analyzer); err != nil {
 		idx.Close()
 		return nil, err

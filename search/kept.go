@@ -20,6 +20,8 @@ import (
 const (
 	keptVocabulary = "vocabulary"
 	keptThesaurus  = "thesaurus"
+	// keptAssociations: assoc.go, on corpora that are mined.
+	keptAssociations = "associations"
 )
 
 // Kept says where the engine's derivations of the corpus it serves came

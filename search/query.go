@@ -213,6 +213,20 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				should = append(should, cq)
 			}
 		}
+		// Terms the talks use for what several of the words say
+		// (assoc.go): optional, never counted by the coordination.
+		var ranked []string
+		for _, w := range words[:min(len(words), maxWordClauses)] {
+			if !s.common(w) {
+				ranked = append(ranked, w)
+			}
+		}
+		for _, e := range s.associatedTerms(ranked, pl.coord) {
+			if q := s.assocQuery(e.term); bud.spend(q) {
+				should = append(should, q)
+				pl.synonyms = append(pl.synonyms, s.assocNote(e))
+			}
+		}
 		// The coordination factor of a disjunction (matched clauses /
 		// clauses) is what ranks talks with every word above talks with
 		// some of them.

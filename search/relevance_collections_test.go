@@ -383,13 +383,13 @@ var fosdemFloors = map[string]scores{
 	"name":        {0.975, 1.000, 0.736},
 	"topic":       {0.877, 1.000, 0.499},
 	"acronym":     {0.956, 1.000, 0.469},
-	"variant":     {0.825, 1.000, 0.540},
+	"variant":     {0.826, 1.000, 0.540},
 	"question":    {0.539, 0.875, 0.451},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
 	"multi":       {0.685, 0.917, 0.526},
-	"schedule":    {0.770, 0.938, 0.340},
-	"all":         {0.834, 0.970, 0.563},
+	"schedule":    {0.778, 0.938, 0.344},
+	"all":         {0.836, 0.970, 0.563},
 }
 
 func TestRelevanceFOSDEM(t *testing.T) {
@@ -416,13 +416,13 @@ var fosdemScanFloors = map[string]scores{
 	"name":        {0.975, 1.000, 0.736},
 	"topic":       {0.874, 1.000, 0.490},
 	"acronym":     {0.953, 1.000, 0.469},
-	"variant":     {0.819, 1.000, 0.524},
+	"variant":     {0.824, 1.000, 0.524},
 	"question":    {0.587, 0.875, 0.470},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
-	"multi":       {0.678, 0.917, 0.510},
-	"schedule":    {0.770, 0.938, 0.340},
-	"all":         {0.838, 0.970, 0.560},
+	"multi":       {0.682, 0.917, 0.520},
+	"schedule":    {0.778, 0.938, 0.344},
+	"all":         {0.840, 0.970, 0.562},
 }
 
 func TestRelevanceFOSDEMScan(t *testing.T) {
