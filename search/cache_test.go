@@ -28,11 +28,7 @@ func hostileQuery(r *rand.Rand, n int) string {
 // bounded in bytes, evicts, and starts empty with every generation.
 func TestQueryAnalysisCacheIsBounded(t *testing.T) {
 	_, c := seedEngine(t)
-	e, err := New(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := freshSeedEngine(t)
 	s := e.snap.Load()
 	r := rand.New(rand.NewPCG(16, 16))
 	const queries = 3000 // about 2.2 KiB of analysis each: 6.6 MiB unbounded
@@ -88,5 +84,37 @@ func TestResultCacheBoundedInBytes(t *testing.T) {
 	}
 	if n, w := c.len(), c.weight(); n > 1 || w > 4*resultSlot {
 		t.Errorf("large results: %d kept weighing %d, want at most 1 within %d", n, w, 4*resultSlot)
+	}
+}
+
+// TestSimplifiedResultsAreNotKept: the answer to a query the cost model
+// simplified (the 400 characters of a hostile client, new every time) is
+// not kept in the result cache, where it would push out the answers
+// people ask for again and hold memory every garbage collection marks; an
+// ordinary query's answer is kept.
+func TestSimplifiedResultsAreNotKept(t *testing.T) {
+	e := freshSeedEngine(t)
+	s := e.snap.Load()
+	g := newHostileGen(7, seedTitles(t))
+	for _, shape := range hostileShapes {
+		q := g.query(shape.next)
+		r, err := e.Search(context.Background(), Request{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Simplified {
+			t.Fatalf("%s: %q not simplified", shape.name, q)
+		}
+	}
+	if n := s.cache.len(); n != 0 {
+		t.Errorf("%d simplified answers kept, want 0", n)
+	}
+	for _, q := range []string{"monarch", "KV cache", `"distributed training" -monarch`} {
+		if _, err := e.Search(context.Background(), Request{Query: q}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := s.cache.len(); n != 3 {
+		t.Errorf("%d ordinary answers kept, want 3", n)
 	}
 }

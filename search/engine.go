@@ -210,7 +210,12 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.cache.put(key, res)
+	// A simplified query's answer is not kept: such queries are a
+	// hostile client's, new every time, and kept they would push out the
+	// answers people ask for again (TestSimplifiedResultsAreNotKept).
+	if !res.Simplified {
+		s.cache.put(key, res)
+	}
 	out := *res
 	out.TookMS = msSince(start)
 	return &out, nil

@@ -2,14 +2,15 @@ package search
 
 import (
 	"bytes"
+	"html"
 	"slices"
 	"strings"
 	"unicode"
+	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/document"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
-	htmlformat "github.com/blevesearch/bleve/v2/search/highlight/format/html"
 	"github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
 
@@ -40,9 +41,37 @@ const (
 )
 
 var (
-	titleHighlighter    = simplehl.NewHighlighter(simple.NewFragmenter(titleFragmentRunes), htmlformat.NewFragmentFormatter(MarkOpen, MarkClose), "…")
-	abstractHighlighter = simplehl.NewHighlighter(wordFragmenter{simple.NewFragmenter(abstractFragmentRunes)}, htmlformat.NewFragmentFormatter(MarkOpen, MarkClose), "…")
+	titleHighlighter    = simplehl.NewHighlighter(simple.NewFragmenter(titleFragmentRunes), markFormatter{}, "…")
+	abstractHighlighter = simplehl.NewHighlighter(wordFragmenter{simple.NewFragmenter(abstractFragmentRunes)}, markFormatter{}, "…")
 )
+
+// markFormatter writes a fragment as Bleve's html formatter does (its
+// text escaped by html.EscapeString, each matched word in MarkOpen and
+// MarkClose), into one builder: Bleve's adds to a string four times per
+// matched word, which copies the fragment so far each time, and a long
+// query's highlighting allocated a third of its search's memory there.
+type markFormatter struct{}
+
+func (markFormatter) Format(f *bhighlight.Fragment, ordered bhighlight.TermLocations) string {
+	var b strings.Builder
+	b.Grow(f.End - f.Start + 64)
+	curr := f.Start
+	for _, tl := range ordered {
+		if tl == nil || !tl.ArrayPositions.Equals(f.ArrayPositions) || tl.Start < curr {
+			continue
+		}
+		if tl.End > f.End {
+			break
+		}
+		b.WriteString(html.EscapeString(string(f.Orig[curr:tl.Start])))
+		b.WriteString(MarkOpen)
+		b.WriteString(html.EscapeString(string(f.Orig[tl.Start:tl.End])))
+		b.WriteString(MarkClose)
+		curr = tl.End
+	}
+	b.WriteString(html.EscapeString(string(f.Orig[curr:f.End])))
+	return b.String()
+}
 
 // wordFragmenter trims the fragments of Bleve's simple fragmenter, which
 // cut at a rune count, to whole words ("…orchestrators" rather than
@@ -50,7 +79,7 @@ var (
 type wordFragmenter struct{ bhighlight.Fragmenter }
 
 func (f wordFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment {
-	frags := f.Fragmenter.Fragment(orig, ot)
+	frags := f.Fragmenter.Fragment(orig, fragmentStarts(ot))
 	for _, fr := range frags {
 		first, last := fr.End, fr.Start
 		for _, tl := range ot {
@@ -72,6 +101,36 @@ func (f wordFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bh
 	return frags
 }
 
+// maxFragmentStarts bounds the candidate fragments of one field. Bleve's
+// fragmenter makes one per matched word and the scorer compares each with
+// every match, quadratic in the matches: a 400-character query of corpus
+// words matches a hundred words of an abstract, and its highlighting was a
+// fifth of its cost. Sixteen starts, spread over the field, still find the
+// densest two-line stretch of any real query's matches.
+const maxFragmentStarts = 16
+
+// fragmentStarts is where candidate fragments start, in text order: each
+// matched position once (a word matched by several terms, its stem and its
+// typo correction, is one start), at most maxFragmentStarts of them,
+// evenly spread. The fragments are still scored and marked with every
+// match.
+func fragmentStarts(ot bhighlight.TermLocations) bhighlight.TermLocations {
+	starts := make(bhighlight.TermLocations, 0, min(len(ot), 2*maxFragmentStarts))
+	for _, tl := range ot {
+		if n := len(starts); n == 0 || starts[n-1].Start != tl.Start {
+			starts = append(starts, tl)
+		}
+	}
+	if len(starts) <= maxFragmentStarts {
+		return starts
+	}
+	spread := make(bhighlight.TermLocations, maxFragmentStarts)
+	for i := range spread {
+		spread[i] = starts[i*len(starts)/maxFragmentStarts]
+	}
+	return spread
+}
+
 // highlight marks the matched words of h in the talk's title and abstract.
 // Only fragments with a match are kept.
 func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
@@ -88,11 +147,11 @@ func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
 	// matches).
 	hl := Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
 	if len(h.Locations[index.FieldTitle]) > 0 {
-		doc.AddField(document.NewTextField(index.FieldTitle, nil, []byte(t.Title)))
+		doc.AddField(document.NewTextField(index.FieldTitle, nil, textBytes(t.Title)))
 		hl.Title = marked(titleHighlighter.BestFragmentsInField(h, doc, index.FieldTitle, 1))
 	}
 	if len(h.Locations[index.FieldAbstract]) > 0 {
-		doc.AddField(document.NewTextField(index.FieldAbstract, nil, []byte(t.Abstract)))
+		doc.AddField(document.NewTextField(index.FieldAbstract, nil, textBytes(t.Abstract)))
 		hl.Abstract = marked(abstractHighlighter.BestFragmentsInField(h, doc, index.FieldAbstract, abstractFragments))
 	}
 	if len(t.Speakers) > 0 && len(h.Locations[index.FieldSpeakers]) > 0 {
@@ -106,6 +165,12 @@ func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
 	return hl
 }
 
+// textBytes is the bytes of a talk's text without a copy: the highlighter
+// only reads its field's value (the fragmenter walks it, the formatter
+// copies the fragments out), and an abstract copied for each hit was a
+// tenth of what a hostile query allocated.
+func textBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
 // marked keeps the fragments that contain a match: the highlighter returns
 // the start of a field even when nothing in it matched.
 func marked(frags []string) []string {
@@ -118,16 +183,42 @@ func marked(frags []string) []string {
 	return out
 }
 
+// highlightedFields are the fields highlight marks.
+var highlightedFields = []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers}
+
 // locations returns the matched terms of h by field and term, what the
-// highlighter reads. A one-pass search keeps its hits' matched terms as
-// Bleve's list (scanner.located); DocumentMatch.Complete makes the map of
-// it, and rewrites the list it is given, which other searches may be
-// reading: it completes a copy.
+// highlighter reads, for the highlighted fields only. A one-pass search
+// keeps its hits' matched terms as Bleve's list (scanner.located); this is
+// DocumentMatch.Complete's map of it without the fields nobody highlights
+// (track and room names), and without changing the list, which other
+// searches may be reading. A term's repeated location (a word matched by
+// two clauses) is kept once, as Complete keeps it.
 func locations(h *bsearch.DocumentMatch) bsearch.FieldTermLocationMap {
 	if h.Locations != nil || len(h.FieldTermLocations) == 0 {
 		return h.Locations
 	}
-	own := bsearch.DocumentMatch{FieldTermLocations: slices.Clone(h.FieldTermLocations)}
-	own.Complete(nil)
-	return own.Locations
+	n := 0
+	for _, ftl := range h.FieldTermLocations {
+		if slices.Contains(highlightedFields, ftl.Field) {
+			n++
+		}
+	}
+	out := make(bsearch.FieldTermLocationMap, len(highlightedFields))
+	locs := make([]bsearch.Location, 0, n)
+	for _, ftl := range h.FieldTermLocations {
+		if !slices.Contains(highlightedFields, ftl.Field) {
+			continue
+		}
+		tlm := out[ftl.Field]
+		if tlm == nil {
+			tlm = bsearch.TermLocationMap{}
+			out[ftl.Field] = tlm
+		}
+		if slices.ContainsFunc(tlm[ftl.Term], func(l *bsearch.Location) bool { return l.Pos == ftl.Location.Pos }) {
+			continue
+		}
+		locs = append(locs, ftl.Location)
+		tlm[ftl.Term] = append(tlm[ftl.Term], &locs[len(locs)-1])
+	}
+	return out
 }

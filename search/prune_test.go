@@ -18,12 +18,7 @@ import (
 // find the same talks, with scores in one ratio (Bleve's query norm counts
 // the clauses built), so in the same order.
 func TestPruningKeepsResults(t *testing.T) {
-	_, c := seedEngine(t)
-	e, err := New(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := freshSeedEngine(t)
 	s := e.snap.Load()
 	queries := []string{
 		"torch.compile", "KV-cache", "kv cache", "Monrach", "all-to-all", "state of the art", "Master Stage",

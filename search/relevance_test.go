@@ -46,6 +46,19 @@ func seedEngine(t testing.TB) (*Engine, *ingest.Corpus) {
 	return seedEng, seedCorpus
 }
 
+// freshSeedEngine is an engine of its own on the seeds, closed with the
+// test: for tests that fill or count its caches.
+func freshSeedEngine(t testing.TB) *Engine {
+	t.Helper()
+	_, c := seedEngine(t)
+	e, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
 // judgment is a graded relevance judgment of the dev set.
 type judgment struct {
 	query string
