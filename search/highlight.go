@@ -11,14 +11,14 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
-	"github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
 
 	"github.com/talksearch/talksearch/index"
 )
 
-// Highlighting uses Bleve's simple highlighter with its html formatter
-// (which escapes everything but the <mark> it adds), driven directly rather
+// Highlighting uses Bleve's simple highlighter, with the fragments of its
+// simple fragmenter (fragment.go) and the output of its html formatter
+// (markFormatter: everything escaped but the <mark> added), driven directly rather
 // than through a search request: the title wants one fragment of the whole
 // title and the abstract wants two, where a request gives one fragment of a
 // single size per field. The text comes from the talks in memory, which
@@ -41,8 +41,8 @@ const (
 )
 
 var (
-	titleHighlighter    = simplehl.NewHighlighter(simple.NewFragmenter(titleFragmentRunes), markFormatter{}, "…")
-	abstractHighlighter = simplehl.NewHighlighter(wordFragmenter{simple.NewFragmenter(abstractFragmentRunes)}, markFormatter{}, "…")
+	titleHighlighter    = simplehl.NewHighlighter(runeFragmenter{titleFragmentRunes}, markFormatter{}, "…")
+	abstractHighlighter = simplehl.NewHighlighter(wordFragmenter{runeFragmenter{abstractFragmentRunes}}, markFormatter{}, "…")
 )
 
 // markFormatter writes a fragment as Bleve's html formatter does (its
@@ -73,8 +73,8 @@ func (markFormatter) Format(f *bhighlight.Fragment, ordered bhighlight.TermLocat
 	return b.String()
 }
 
-// wordFragmenter trims the fragments of Bleve's simple fragmenter, which
-// cut at a rune count, to whole words ("…orchestrators" rather than
+// wordFragmenter trims the fragments of runeFragmenter, which cut at a
+// rune count, to whole words ("…orchestrators" rather than
 // "…rchestrators"), never past a matched word.
 type wordFragmenter struct{ bhighlight.Fragmenter }
 

@@ -1,0 +1,147 @@
+package search
+
+import (
+	"unicode/utf8"
+
+	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
+)
+
+// runeFragmenter makes the candidate fragments Bleve's simple fragmenter
+// makes (fragmenter/simple, the same windows of size runes around each
+// matched word, pushed back from the end and centred on the matches), in
+// time bounded by the fragment size. Bleve's counts the runes from the
+// previous match to each new one in full and decodes ASCII a rune at a
+// time; fragmenting was a sixth of an ordinary search on the seeds.
+// TestRuneFragmenterIsBlevesSimpleFragmenter holds the two to the same
+// fragments, invalid UTF-8 and U+FFFD (where Bleve's gives up on a
+// window) included.
+type runeFragmenter struct{ size int }
+
+func (f runeFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment {
+	var rv []*bhighlight.Fragment
+	maxbegin := 0
+outer:
+	for i, tl := range ot {
+		start := tl.Start
+		end, used, ok := f.forward(orig, start)
+		if !ok {
+			continue
+		}
+		// Room left: push back towards the beginning, not across the
+		// previous match.
+		for start > 0 && used < f.size {
+			if start > len(orig) {
+				continue outer
+			}
+			sz, ok := runeBefore(orig, start)
+			if !ok {
+				continue outer
+			}
+			if start-sz < maxbegin {
+				break
+			}
+			start -= sz
+			used++
+		}
+		// Centre the matches: move back by half the smaller of the room
+		// after the last match inside and the room before the start.
+		minend := end
+		for _, in := range ot[i:] {
+			if in.End > end {
+				break
+			}
+			minend = in.End
+		}
+		room := runesUpTo(orig[minend:end], f.size)
+		if start >= maxbegin {
+			room = min(room, runesUpTo(orig[maxbegin:start], room))
+		} else {
+			room = 0
+		}
+		for offset := room / 2; offset > 0; offset-- {
+			sz, ok := runeBefore(orig, start)
+			if !ok {
+				continue outer
+			}
+			start -= sz
+			if sz, ok = runeBefore(orig, end); !ok {
+				continue outer
+			}
+			end -= sz
+		}
+		rv = append(rv, &bhighlight.Fragment{Orig: orig, Start: start, End: end})
+		maxbegin = tl.End
+	}
+	if len(ot) == 0 {
+		// Nothing matched: the start of the text.
+		end, _, _ := f.forward(orig, 0)
+		rv = append(rv, &bhighlight.Fragment{Orig: orig, Start: 0, End: end})
+	}
+	return rv
+}
+
+// forward walks up to f.size runes from start: where it ended, the runes
+// walked, and not ok where Bleve's fragmenter gives up on the window (at
+// utf8.RuneError; for the no-match fragment it keeps what it walked).
+func (f runeFragmenter) forward(orig []byte, start int) (end, used int, ok bool) {
+	end = start
+	for end < len(orig) && used < f.size {
+		if n := asciiRun(orig[end:min(len(orig), end+f.size-used)]); n > 0 {
+			end += n
+			used += n
+			continue
+		}
+		sz, ok := runeAt(orig, end)
+		if !ok {
+			return end, used, false
+		}
+		end += sz
+		used++
+	}
+	return end, used, true
+}
+
+// runeAt is the size of the rune at b[i]; not ok where Bleve's fragmenter
+// stops, at utf8.RuneError (invalid UTF-8, or U+FFFD itself).
+func runeAt(b []byte, i int) (int, bool) {
+	if b[i] < utf8.RuneSelf {
+		return 1, true
+	}
+	r, sz := utf8.DecodeRune(b[i:])
+	return sz, r != utf8.RuneError
+}
+
+// runeBefore is the size of the rune that ends at b[i], as runeAt.
+func runeBefore(b []byte, i int) (int, bool) {
+	if i > 0 && b[i-1] < utf8.RuneSelf {
+		return 1, true
+	}
+	r, sz := utf8.DecodeLastRune(b[:i])
+	return sz, r != utf8.RuneError
+}
+
+// asciiRun is the length of the ASCII bytes b starts with: as many runes.
+func asciiRun(b []byte) int {
+	for i, c := range b {
+		if c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// runesUpTo is min(utf8.RuneCount(b), limit), counting no further.
+func runesUpTo(b []byte, limit int) int {
+	n := 0
+	for i := 0; i < len(b) && n < limit; {
+		if a := asciiRun(b[i:min(len(b), i+limit-n)]); a > 0 {
+			i += a
+			n += a
+			continue
+		}
+		_, sz := utf8.DecodeRune(b[i:])
+		i += sz
+		n++
+	}
+	return n
+}
