@@ -141,7 +141,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 		page = results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
 	}
 	if pl.q != nil && !s.onePass() {
-		if err := s.locate(ctx, pl.q, page); err != nil {
+		if err := s.locate(ctx, pl.locator, page); err != nil {
 			return nil, 0, Facets{}, err
 		}
 	}

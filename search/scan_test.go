@@ -163,7 +163,9 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 
 // TestLocateAsBleveSearch: the positions the scanner's locate finds for a
 // page make the highlights a Bleve search of the page's ids AND the query
-// (the locate of before) made, on the seeds scanned, for the bench mix.
+// (the locate of before) made, on the seeds scanned, for the bench mix:
+// locate advances the query's locator, without its proximity phrases and
+// exclusions, and that changes no highlight.
 func TestLocateAsBleveSearch(t *testing.T) {
 	_, c := seedEngine(t)
 	s, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
