@@ -152,7 +152,7 @@ func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
 	sel := s.newSelection(Request{Tracks: tracks})
 	b.Run("go", func(b *testing.B) {
 		runTimed(b, 1, func(int) error {
-			cands, err := s.candidates(ctx, pl)
+			cands, _, err := s.candidates(ctx, pl)
 			if err != nil {
 				return err
 			}

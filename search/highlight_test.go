@@ -180,7 +180,7 @@ func TestLocationsAreCompletesMap(t *testing.T) {
 	hits := 0
 	for _, q := range qs {
 		pl := s.compile(syntax.Parse(q))
-		ms, err := s.candidates(context.Background(), pl)
+		ms, _, err := s.candidates(context.Background(), pl)
 		if err != nil {
 			t.Fatal(err)
 		}

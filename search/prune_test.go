@@ -45,11 +45,11 @@ func TestPruningKeepsResults(t *testing.T) {
 		s.inField = nil
 		full := s.compile(p)
 		s.inField = inField
-		got, err := s.candidates(ctx, pruned)
+		got, _, err := s.candidates(ctx, pruned)
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
-		want, err := s.candidates(ctx, full)
+		want, _, err := s.candidates(ctx, full)
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}

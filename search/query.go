@@ -75,6 +75,10 @@ type plan struct {
 	// locator finds the matched words of the talks q matches, for
 	// highlights (locator()).
 	locator query.Query
+	// required is q without its optional part, optional that part (the
+	// should clauses), when q has both: a scan scores the optional part
+	// of the best talks only (rescore.go).
+	required, optional query.Query
 }
 
 // compile turns a syntax.Query query into a Bleve query over the snapshot's
@@ -283,7 +287,8 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		}
 		return pl
 	}
-	if len(must) == 0 {
+	required := len(must) > 0
+	if !required {
 		must = append(must, query.NewMatchAllQuery())
 	}
 	b := query.NewBooleanQuery(must, nil, mustNot)
@@ -293,6 +298,9 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		sq := query.NewDisjunctionQuery(should)
 		sq.SetBoost(float64(len(should)))
 		b.AddShould(sq)
+		if required {
+			pl.required, pl.optional = query.NewBooleanQuery(must, nil, mustNot), sq
+		}
 	}
 	pl.q = b
 	pl.locator = locator(must, should, proximity)

@@ -19,6 +19,10 @@ type match struct {
 	d     *doc
 	score float64
 	hit   *bsearch.DocumentMatch
+	// factor is what a scan multiplied Bleve's score by (soft
+	// coordination, breaks ranked down), for rescore to apply to the
+	// optional part's score too.
+	factor float64
 }
 
 // search runs a normalized request on the snapshot.
@@ -77,6 +81,8 @@ type queryMatches struct {
 	// kept: cands are shared with other searches (snapshot.matches); read
 	// them, do not change them.
 	kept bool
+	// weight is the squared weight of what scored cands, for rescore.
+	weight float64
 
 	// suggest gives the query to propose when a search finds nothing
 	// (suggestQuery), computed on first use only: the filtered variants
@@ -96,11 +102,11 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 		return qm, nil
 	}
 	pl := s.compile(syntax.Parse(q))
-	cands, err := s.candidates(ctx, pl)
+	cands, weight, err := s.candidates(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
-	qm := &queryMatches{pl: pl, cands: cands, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
+	qm := &queryMatches{pl: pl, cands: cands, weight: weight, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
 	if s.onePass() && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
 		qm.kept = true
 		s.matches.put(q, qm)
@@ -134,9 +140,25 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 		}
 	}
 	var page []match
-	if pl.q != nil {
+	switch {
+	case s.rescores(pl) && r.Sort != SortTime:
+		// The window's talks rank above every other once rescored; the
+		// page is in the window.
+		window := pageOf(results, r.Sort, 0, max(rescoreWindow, r.Offset+r.Limit))
+		if err := s.scan.rescore(s.withBM25(ctx), pl.optional, qm.weight, results, window); err != nil {
+			return nil, 0, Facets{}, err
+		}
+		sortMatches(window, r.Sort)
+		page = window[min(r.Offset, len(window)):min(r.Offset+r.Limit, len(window))]
+	case s.rescores(pl):
+		// In time order the page is the page; only its scores change.
 		page = pageOf(results, r.Sort, r.Offset, r.Limit)
-	} else {
+		if err := s.scan.rescore(s.withBM25(ctx), pl.optional, qm.weight, results, page); err != nil {
+			return nil, 0, Facets{}, err
+		}
+	case pl.q != nil:
+		page = pageOf(results, r.Sort, r.Offset, r.Limit)
+	default:
 		// Without a query the talks come in schedule order already.
 		page = results[min(r.Offset, len(results)):min(r.Offset+r.Limit, len(results))]
 	}
@@ -148,10 +170,12 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 	return page, uint64(len(results)), fc.facets(), nil
 }
 
-// candidates returns every talk matching the plan, before facet selection.
-func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
+// candidates returns every talk matching the plan, before facet selection,
+// and the squared weight of what scored them (scanner.matches). A scan
+// that rescores (rescore.go) scores the plan's required part only.
+func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, float64, error) {
 	if pl.none {
-		return nil, nil
+		return nil, 0, nil
 	}
 	keep := func(d *doc) bool { return pl.tracks == nil || pl.tracks[d.track] }
 	if pl.q == nil {
@@ -161,14 +185,17 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 				out = append(out, match{d: d})
 			}
 		}
-		return out, nil
+		return out, 0, nil
 	}
-	if !s.onePass() {
+	switch {
+	case s.rescores(pl):
+		return s.scan.matches(s.withBM25(ctx), pl.required, pl.coord, pl.tracks)
+	case !s.onePass():
 		return s.scan.matches(s.withBM25(ctx), pl.q, pl.coord, pl.tracks)
 	}
 	out, err := s.scan.located(s.withBM25(ctx), pl.q, pl.tracks)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	cf := newCoordFactors(pl.coord)
 	for i := range out {
@@ -180,7 +207,7 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, error) {
 			m.score *= breakFactor
 		}
 	}
-	return out, nil
+	return out, 0, nil
 }
 
 // locate finds the positions of the matched words of the page's talks for

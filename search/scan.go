@@ -131,11 +131,14 @@ const (
 // matches returns every talk matching q with its score, soft coordination
 // over coord and breaks ranked down as candidates does, in no particular
 // order.
-func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClause, tracks map[string]bool) ([]match, error) {
+//
+// weight is the sum of the squared weights of q's searcher, what Bleve
+// derives its query norm from (rescore.go).
+func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClause, tracks map[string]bool) (ms []match, weight float64, err error) {
 	ctx = sc.scoringContext(ctx)
 	mp, err := sc.clauseMasks(ctx, coord)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	var masks []uint32
 	if mp != nil {
@@ -156,7 +159,13 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClau
 		to := uint64(len(sc.docs) * (k + 1) / parts)
 		buf := sc.buffer()
 		wg.Go(func() {
-			outs[k], errs[k] = sc.scanPart(ctx, q, coord, masks, tracks, from, to, buf)
+			// Every part's searcher is of the same query over the same
+			// reader: one weight.
+			var w float64
+			outs[k], w, errs[k] = sc.scanPart(ctx, q, coord, masks, tracks, from, to, buf)
+			if k == 0 {
+				weight = w
+			}
 			if errs[k] != nil {
 				cancel()
 			}
@@ -169,17 +178,13 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClau
 		}
 	}()
 	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	n := 0
-	for _, o := range outs {
-		n += len(o)
+		return nil, 0, err
 	}
 	out := sc.buffer()
 	for _, o := range outs {
 		out = append(out, o...)
 	}
-	return out, nil
+	return out, weight, nil
 }
 
 // buffer returns an empty slice of matches to append to, recycled from an
@@ -227,39 +232,65 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize()+len(page), 0),
 		IndexReader:       sc.reader,
 	}
-	order := make([]int, len(page))
-	for i := range order {
-		order[i] = i
+	err = advanceTo(sctx, searcher, page, true, func(i int, dm *bsearch.DocumentMatch) {
+		// Locations are what highlight reads; the searcher leaves them
+		// as a list until completed (as Bleve's collector does).
+		dm.Complete(nil)
+		page[i].hit = dm
+	})
+	if err != nil {
+		return fmt.Errorf("locate matched words: %w", err)
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(page[a].d.num, page[b].d.num) })
+	return nil
+}
+
+// advanceTo advances searcher to the talks of ms in document number order,
+// reading nothing of the talks between them, and calls at with each talk
+// it matches and its match. The matches are the caller's when keep, else
+// they go back to the pool once passed.
+func advanceTo(sctx *bsearch.SearchContext, searcher bsearch.Searcher, ms []match, keep bool, at func(i int, dm *bsearch.DocumentMatch)) error {
 	id := make(bleveidx.IndexInternalID, 8)
 	var dm *bsearch.DocumentMatch
-	for _, i := range order {
-		n := page[i].d.num
+	for _, i := range docOrder(ms) {
+		n := ms[i].d.num
 		if dm != nil {
-			if cur, _ := docNumber(dm.IndexInternalID); cur >= n {
-				// Already at or past n (n was matched, so at n).
-				if cur == n {
-					page[i].hit = dm
-				}
+			cur, _ := docNumber(dm.IndexInternalID)
+			if cur > n {
 				continue
+			}
+			if cur == n {
+				// Where the last advance stopped.
+				at(i, dm)
+				continue
+			}
+			if !keep {
+				sctx.DocumentMatchPool.Put(dm)
 			}
 		}
 		binary.BigEndian.PutUint64(id, n)
+		var err error
 		if dm, err = searcher.Advance(sctx, id); err != nil {
-			return fmt.Errorf("locate matched words: %w", err)
+			return err
 		}
 		if dm == nil {
 			return nil
 		}
-		// Locations are what highlight reads; the searcher leaves them
-		// as a list until completed (as Bleve's collector does).
-		dm.Complete(nil)
 		if cur, _ := docNumber(dm.IndexInternalID); cur == n {
-			page[i].hit = dm
+			at(i, dm)
 		}
 	}
 	return nil
+}
+
+// docOrder is the indices of ms in document number order, the order a
+// searcher advances in.
+func docOrder(ms []match) []int {
+	order := make([]int, len(ms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ms[a].d.num, ms[b].d.num) })
+	return order
 }
 
 // located returns every talk matching q with its Bleve score (breaks not
@@ -307,12 +338,13 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 // scanPart appends to out the matches of q among documents numbered from
 // to to (exclusive), coordinated over coord by the clauses masks says each
 // matches (none when masks is nil).
-func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, error) {
+func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
 	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	defer searcher.Close()
+	weight := searcher.Weight()
 	sctx := &bsearch.SearchContext{
 		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize(), 0),
 		IndexReader:       sc.reader,
@@ -328,29 +360,29 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordCla
 	}
 	for i := 1; ; i++ {
 		if err != nil {
-			return nil, fmt.Errorf("search: %w", err)
+			return nil, 0, fmt.Errorf("search: %w", err)
 		}
 		if dm == nil {
-			return out, nil
+			return out, weight, nil
 		}
 		n, _ := docNumber(dm.IndexInternalID)
 		if n >= to {
-			return out, nil
+			return out, weight, nil
 		}
 		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
-			score := dm.Score
+			factor := 1.0
 			if masks != nil {
-				score *= cf.factor(masks[n], !d.isBreak)
+				factor = cf.factor(masks[n], !d.isBreak)
 			}
 			if d.isBreak {
-				score *= breakFactor
+				factor *= breakFactor
 			}
-			out = append(out, match{d: d, score: score})
+			out = append(out, match{d: d, score: dm.Score * factor, factor: factor})
 		}
 		sctx.DocumentMatchPool.Put(dm)
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("search: %w", err)
+				return nil, 0, fmt.Errorf("search: %w", err)
 			}
 		}
 		dm, err = searcher.Next(sctx)

@@ -84,13 +84,13 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	if len(pl.coord) < 2 {
 		t.Fatalf("%d coordinated clauses: the comparison would not check the coordination", len(pl.coord))
 	}
-	scanned, err := s.scan.matches(ctx, pl.q, pl.coord, nil)
+	scanned, _, err := s.scan.matches(ctx, pl.q, pl.coord, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The same scan split in parts (one per core, up to maxScanParts).
 	s.scan.minPart = 1
-	split, err := s.scan.matches(ctx, pl.q, pl.coord, nil)
+	split, _, err := s.scan.matches(ctx, pl.q, pl.coord, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	// coordination reads the matched clauses from the match locations,
 	// the scan's from the term dictionaries (scancoord.go).
 	s.small = true
-	onePass, err := s.candidates(context.Background(), pl)
+	onePass, _, err := s.candidates(context.Background(), pl)
 	s.small = false
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	if diff := cmp.Diff(scores(onePass), scores(scanned)); diff != "" {
 		t.Errorf("scores (-one pass +scan):\n%s", diff)
 	}
-	plain, err := s.scan.matches(ctx, pl.q, nil, nil)
+	plain, _, err := s.scan.matches(ctx, pl.q, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
