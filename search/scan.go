@@ -293,6 +293,9 @@ func docOrder(ms []match) []int {
 	return order
 }
 
+// maxPooledMatches bounds the matches a one-pass search makes up front.
+const maxPooledMatches = 64
+
 // located returns every talk matching q with its Bleve score (breaks not
 // ranked down: softCoord needs the score as Bleve gives it) and its hit
 // with the positions of the matched words, in document order. This is
@@ -306,8 +309,12 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	defer searcher.Close()
+	// Bleve sizes a pool for the most matches its searchers could hold at
+	// once, and makes them all up front: 250 for a long query on the
+	// seeds, of which about 100 are used (the hits kept included). The
+	// pool makes any more one at a time.
 	sctx := &bsearch.SearchContext{
-		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize(), 0),
+		DocumentMatchPool: bsearch.NewDocumentMatchPool(min(searcher.DocumentMatchPoolSize(), maxPooledMatches), 0),
 		IndexReader:       sc.reader,
 	}
 	var out []match
