@@ -165,7 +165,8 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 // page make the highlights a Bleve search of the page's ids AND the query
 // (the locate of before) made, on the seeds scanned, for the bench mix:
 // locate advances the query's locator, without its proximity phrases and
-// exclusions, and that changes no highlight.
+// exclusions, in the highlighted fields only, and that changes no
+// highlight.
 func TestLocateAsBleveSearch(t *testing.T) {
 	_, c := seedEngine(t)
 	s, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
@@ -174,7 +175,7 @@ func TestLocateAsBleveSearch(t *testing.T) {
 	}
 	defer s.release()
 	ctx := context.Background()
-	marked := 0
+	marked, unlocated := 0, 0
 	for _, r := range benchRequests {
 		r, err := r.Normalize()
 		if err != nil {
@@ -211,17 +212,23 @@ func TestLocateAsBleveSearch(t *testing.T) {
 					got = &page[i]
 				}
 			}
-			if got.hit == nil {
-				t.Fatalf("%q: talk %s located nowhere", r.Query, h.ID)
-			}
 			want := highlight(h, got.d.talk)
+			if got.hit == nil {
+				// Matched in no highlighted field (a track's name):
+				// the page shows no highlights for it.
+				if len(want.Title)+len(want.Abstract)+len(want.Speakers) > 0 {
+					t.Fatalf("%q: talk %s located nowhere, Bleve highlights %+v", r.Query, h.ID, want)
+				}
+				unlocated++
+				continue
+			}
 			if diff := cmp.Diff(want, highlight(got.hit, got.d.talk)); diff != "" {
 				t.Errorf("%q, talk %s: highlights (-Bleve search +locate):\n%s", r.Query, h.ID, diff)
 			}
 			marked += len(want.Title) + len(want.Abstract) + len(want.Speakers)
 		}
 	}
-	if marked < 50 {
-		t.Fatalf("%d highlighted fragments compared: too few to prove anything", marked)
+	if marked < 50 || unlocated == 0 {
+		t.Fatalf("%d highlighted fragments compared, %d talks matched in track names only: too few to prove anything", marked, unlocated)
 	}
 }
