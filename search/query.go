@@ -304,7 +304,10 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		}
 	}
 	pl.q = b
-	pl.locator = locator(must, should, proximity)
+	if !s.onePass() {
+		// A one-pass search has its matched words from the pass.
+		pl.locator = locator(must, should, proximity)
+	}
 	return pl
 }
 
