@@ -34,7 +34,8 @@ const (
 
 // The pipeline, and why each step exists:
 //
-//  1. talk_tokenizer: Bleve's unicode (UAX#29) tokenizer, then technical
+//  1. talk_tokenizer: Bleve's unicode (UAX#29) tokenizer (segment.go makes
+//     its tokens faster), then technical
 //     tokens are repaired. "C++" becomes "cpp" (the tokenizer alone keeps a
 //     lone "c", which matches every "C" in the corpus). Words joined by
 //     "-", "/", "." or "_" without spaces (all-to-all, KV-cache,
@@ -116,7 +117,7 @@ func newTalkTokenizer() talkTokenizer {
 }
 
 func (t talkTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	raw := t.base.Tokenize(input)
+	raw := uaxWords(t.base, input)
 	for _, tok := range raw {
 		joinLanguageSuffix(input, tok)
 	}

@@ -63,7 +63,7 @@ func FoldText(s string) string {
 	return strings.ToLower(strings.Map(foldRune, s))
 }
 
-func isASCII(s string) bool {
+func isASCII[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
