@@ -455,6 +455,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		idx.Close()
 		return nil, err
 	}
+	s.layOut()
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
 		for _, d := range s.byTime {
@@ -465,6 +466,34 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		}
 	}
 	return s, nil
+}
+
+// layOut moves the docs into one array in document-number order. A scan
+// visits its matches in that order, and so does the facet count after it;
+// docs allocated one by one lie in the order of the corpus, which Bleve's
+// numbering shuffles, and a doc read at random was a cache miss per match:
+// a fifth of a search of 100k talks.
+func (s *snapshot) layOut() {
+	all := make([]doc, 0, len(s.byTime))
+	moved := make(map[*doc]*doc, len(s.byTime))
+	place := func(d *doc) *doc {
+		if m, ok := moved[d]; ok {
+			return m
+		}
+		all = append(all, *d) // within its capacity: the pointers stay
+		m := &all[len(all)-1]
+		moved[d] = m
+		return m
+	}
+	for n, d := range s.scan.docs {
+		if d != nil {
+			s.scan.docs[n] = place(d)
+		}
+	}
+	for i, d := range s.byTime {
+		s.byTime[i] = place(d)
+		s.byID[d.talk.ID] = s.byTime[i]
+	}
 }
 
 // onePass says whether the snapshot's searches collect the positions of
