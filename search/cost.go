@@ -95,6 +95,8 @@ func searchersOf(q query.Query) int {
 	switch x := q.(type) {
 	case *query.TermQuery:
 		return 1
+	case scanPhrase:
+		return searchersOf(x.bleve())
 	case *query.MultiPhraseQuery:
 		n := 0
 		for _, alts := range x.Terms {

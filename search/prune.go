@@ -70,7 +70,8 @@ func anyOf(qs []query.Query) query.Query {
 // phrase query does (terms at the same position are alternatives, removed
 // stop words leave gaps), from the snapshot's cached analysis of text and
 // without building searchers for a phrase the field cannot have: one of
-// whose positions has none of its terms in the field.
+// whose positions has none of its terms in the field. A scanned snapshot's
+// phrase is a scanPhrase (phrase.go), which only scores.
 func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
 	ts := s.tokens(text)
 	if len(ts) == 0 {
@@ -98,6 +99,9 @@ func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
 	}
 	q := query.NewMultiPhraseQuery(slots, field)
 	q.SetBoost(boost)
+	if !s.onePass() {
+		return scanPhrase{q}
+	}
 	return q
 }
 

@@ -328,6 +328,9 @@ func locator(must, should, proximity []query.Query) query.Query {
 		if slices.Contains(proximity, q) {
 			return
 		}
+		if p, ok := q.(scanPhrase); ok {
+			q = p.bleve() // the page needs the phrase's locations
+		}
 		var key string
 		switch q := q.(type) {
 		case *query.DisjunctionQuery:

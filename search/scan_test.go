@@ -196,7 +196,7 @@ func TestLocateAsBleveSearch(t *testing.T) {
 		for i, m := range page {
 			ids[i] = m.d.talk.ID
 		}
-		req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), qm.pl.q}), len(ids), 0, false)
+		req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), withBlevePhrases(qm.pl.q)}), len(ids), 0, false)
 		req.IncludeLocations = true
 		res, err := s.idx.SearchInContext(ctx, req)
 		if err != nil {

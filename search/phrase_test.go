@@ -1,0 +1,159 @@
+package search
+
+import (
+	"context"
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	bleveidx "github.com/blevesearch/bleve_index_api"
+
+	"github.com/talksearch/talksearch/index"
+)
+
+// TestScanPhraseIsBlevesPhrase: the scan's phrase searcher (phrase.go)
+// finds the talks Bleve's phrase searcher finds, with the same scores, by
+// Next and by Advance, for every run of two and three words of the seeds'
+// titles and abstracts (stop words, compounds and alternatives included)
+// in each text field.
+func TestScanPhraseIsBlevesPhrase(t *testing.T) {
+	e, _ := seedEngine(t)
+	s := e.snap.Load()
+	ctx := s.withBM25(context.Background())
+	seen := map[string]bool{}
+	phrases, matched := 0, 0
+	for _, d := range s.byTime {
+		words := strings.Fields(d.talk.Title + " " + d.talk.Abstract)
+		for i := range words {
+			for n := 2; n <= 3 && i+n <= len(words); n++ {
+				text := strings.Join(words[i:i+n], " ")
+				for _, field := range textFields {
+					q, ok := s.phraseQuery(field, text, 1.5).(*query.MultiPhraseQuery)
+					if !ok || seen[field+text] {
+						continue // no phrase the field can have
+					}
+					seen[field+text] = true
+					phrases++
+					want := phraseScores(t, s, ctx, q, 0)
+					if len(want) > 0 {
+						matched++
+					}
+					for _, step := range []uint64{0, 1, 3} {
+						got := phraseScores(t, s, ctx, scanPhrase{q}, step)
+						wantStep := want
+						if step > 0 {
+							wantStep = phraseScores(t, s, ctx, q, step)
+						}
+						if !sameScores(got, wantStep) {
+							t.Fatalf("%s %q (terms %v, advance step %d): scan phrase %v, Bleve's %v", field, text, q.Terms, step, got, wantStep)
+						}
+					}
+				}
+			}
+		}
+	}
+	if phrases < 5_000 || matched < 2_000 {
+		t.Errorf("%d phrases, %d with matches: not the seeds expected", phrases, matched)
+	}
+}
+
+// phraseScores runs q's searcher over the index: by Next, or (step > 0) by
+// Advance to every step-th document number, from where the last stopped.
+func phraseScores(t *testing.T, s *snapshot, ctx context.Context, q query.Query, step uint64) map[uint64]float64 {
+	t.Helper()
+	sc := s.scan
+	srch, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srch.Close()
+	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(srch.DocumentMatchPoolSize(), 0), IndexReader: sc.reader}
+	out := map[uint64]float64{}
+	id := make(bleveidx.IndexInternalID, 8)
+	for n := uint64(0); ; n += step {
+		var dm *bsearch.DocumentMatch
+		if step == 0 {
+			dm, err = srch.Next(sctx)
+		} else {
+			binary.BigEndian.PutUint64(id, n)
+			dm, err = srch.Advance(sctx, id)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dm == nil {
+			return out
+		}
+		num, _ := docNumber(dm.IndexInternalID)
+		out[num] = dm.Score
+		n = max(n, num)
+		sctx.DocumentMatchPool.Put(dm)
+	}
+}
+
+func sameScores(a, b map[uint64]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestScannedPhrasesAreScanPhrases: a scanned snapshot searches phrases
+// with scanPhrase, and locates them with Bleve's phrase.
+func TestScannedPhrasesAreScanPhrases(t *testing.T) {
+	_, c := seedEngine(t)
+	s, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.release()
+	title := strings.Fields(s.byTime[0].talk.Title)
+	phrase := s.phraseQuery(index.FieldTitle, title[0]+" "+title[1], 1)
+	if _, ok := phrase.(scanPhrase); !ok {
+		t.Fatalf("scanned: phrase %q is a %T", title[:2], phrase)
+	}
+	loc := locator([]query.Query{phrase}, nil, nil)
+	if _, ok := loc.(*query.MultiPhraseQuery); !ok {
+		t.Errorf("locator of a scan phrase is a %T, want Bleve's phrase", loc)
+	}
+}
+
+// withBlevePhrases is q with Bleve's phrases for the scan's: a search of it
+// has the phrases' locations.
+func withBlevePhrases(q query.Query) query.Query {
+	each := func(qs []query.Query) []query.Query {
+		out := make([]query.Query, len(qs))
+		for i, c := range qs {
+			out[i] = withBlevePhrases(c)
+		}
+		return out
+	}
+	switch x := q.(type) {
+	case scanPhrase:
+		return x.bleve()
+	case *query.DisjunctionQuery:
+		c := *x
+		c.Disjuncts = each(x.Disjuncts)
+		return &c
+	case *query.ConjunctionQuery:
+		c := *x
+		c.Conjuncts = each(x.Conjuncts)
+		return &c
+	case *query.BooleanQuery:
+		c := *x
+		for _, part := range []*query.Query{&c.Must, &c.Should, &c.MustNot} {
+			if *part != nil {
+				*part = withBlevePhrases(*part)
+			}
+		}
+		return &c
+	}
+	return q
+}
