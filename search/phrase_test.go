@@ -108,12 +108,7 @@ func sameScores(a, b map[uint64]float64) bool {
 // TestScannedPhrasesAreScanPhrases: a scanned snapshot searches phrases
 // with scanPhrase, and locates them with Bleve's phrase.
 func TestScannedPhrasesAreScanPhrases(t *testing.T) {
-	_, c := seedEngine(t)
-	s, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.release()
+	s := scannedSeeds(t)
 	title := strings.Fields(s.byTime[0].talk.Title)
 	phrase := s.phraseQuery(index.FieldTitle, title[0]+" "+title[1], 1)
 	if _, ok := phrase.(scanPhrase); !ok {

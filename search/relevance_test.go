@@ -46,6 +46,19 @@ func seedEngine(t testing.TB) (*Engine, *ingest.Corpus) {
 	return seedEng, seedCorpus
 }
 
+// scannedSeeds is a snapshot of the seeds that scans as a large corpus
+// does (no one-pass search), released with the test.
+func scannedSeeds(t testing.TB) *snapshot {
+	t.Helper()
+	_, c := seedEngine(t)
+	s, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.release)
+	return s
+}
+
 // freshSeedEngine is an engine of its own on the seeds, closed with the
 // test: for tests that fill or count its caches.
 func freshSeedEngine(t testing.TB) *Engine {

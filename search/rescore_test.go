@@ -20,12 +20,7 @@ func TestRescoreKeepsTheJudgedPages(t *testing.T) {
 		r Request
 	}
 	var reqs []request
-	_, c := seedEngine(t)
-	seeds, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer seeds.release()
+	seeds := scannedSeeds(t)
 	for _, r := range benchRequests {
 		reqs = append(reqs, request{seeds, r})
 		reqs = append(reqs, request{seeds, Request{Query: r.Query, Sort: SortTime}})

@@ -168,12 +168,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 // exclusions, in the highlighted fields only, and that changes no
 // highlight.
 func TestLocateAsBleveSearch(t *testing.T) {
-	_, c := seedEngine(t)
-	s, err := newSnapshot(c.Talks, Options{CacheSize: -1, OnePassMax: -1}.withDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.release()
+	s := scannedSeeds(t)
 	ctx := context.Background()
 	marked, unlocated := 0, 0
 	for _, r := range benchRequests {
