@@ -455,7 +455,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		idx.Close()
 		return nil, err
 	}
-	s.layOut()
+	if err := s.layOut(); err != nil {
+		s.closeIndex()
+		return nil, err
+	}
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
 		for _, d := range s.byTime {
@@ -473,7 +476,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 // docs allocated one by one lie in the order of the corpus, which Bleve's
 // numbering shuffles, and a doc read at random was a cache miss per match:
 // a fifth of a search of 100k talks.
-func (s *snapshot) layOut() {
+//
+// Every talk must have a document number: a browse lists the talks by
+// their numbers.
+func (s *snapshot) layOut() error {
 	all := make([]doc, 0, len(s.byTime))
 	moved := make(map[*doc]*doc, len(s.byTime))
 	place := func(d *doc) *doc {
@@ -490,10 +496,15 @@ func (s *snapshot) layOut() {
 			s.scan.docs[n] = place(d)
 		}
 	}
+	numbered := len(all)
 	for i, d := range s.byTime {
 		s.byTime[i] = place(d)
 		s.byID[d.talk.ID] = s.byTime[i]
 	}
+	if missing := len(all) - numbered; missing > 0 {
+		return fmt.Errorf("%d of %d talks are not in the index (%s is one)", missing, len(all), all[numbered].talk.ID)
+	}
+	return nil
 }
 
 // onePass says whether the snapshot's searches collect the positions of

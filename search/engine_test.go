@@ -598,3 +598,15 @@ func TestTalksInScheduleOrder(t *testing.T) {
 		t.Errorf("Talks (-want +got):\n%s", diff)
 	}
 }
+
+// TestSnapshotOfAnIndexWithoutATalk: an index that lacks a talk of the
+// corpus is refused by name (a browse lists the talks by document number).
+func TestSnapshotOfAnIndexWithoutATalk(t *testing.T) {
+	_, c := seedEngine(t)
+	_, err := newSnapshot(c.Talks, Options{CacheSize: -1, Index: func(ts []index.Talk) (bleve.Index, error) {
+		return index.Build(ts[1:])
+	}}.withDefaults())
+	if err == nil || !strings.Contains(err.Error(), "1 of 73 talks are not in the index ("+c.Talks[0].ID+" is one)") {
+		t.Fatalf("err = %v", err)
+	}
+}
