@@ -95,11 +95,9 @@ func searchersOf(q query.Query) int {
 	switch x := q.(type) {
 	case *query.TermQuery:
 		return 1
-	case scanPhrase:
-		return searchersOf(x.bleve())
-	case *query.MultiPhraseQuery:
+	case *query.MultiPhraseQuery, scanPhrase:
 		n := 0
-		for _, alts := range x.Terms {
+		for _, alts := range multiPhrase(x).Terms {
 			n += len(alts)
 		}
 		return n

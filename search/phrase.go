@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -18,22 +17,27 @@ import (
 // (searcher.NewMultiPhraseSearcher) without the map of maps of locations
 // that Bleve's builds for every candidate to check it: the same
 // conjunction of the phrase's terms, scored the same, the phrase checked on
-// the candidate's term locations as they come. At 100k talks a phrase of
+// the candidate's term locations as they come (phrasePaths). At 100k talks a phrase of
 // common words ("distributed training", torch.compile) has tens of
 // thousands of candidates, and those maps were two fifths of its search.
-// A match keeps no locations: a scan locates its page's words on its own
-// (locator), with Bleve's phrase.
+// A scan's matches keep no locations; a page's (locator) keep those of
+// the phrase, as Bleve's.
 // TestScanPhraseIsBlevesPhrase holds the matches and scores to Bleve's.
 type scanPhrase struct{ *query.MultiPhraseQuery }
 
-// bleve is the phrase as Bleve's query, for searches that need its
-// locations.
-func (q scanPhrase) bleve() *query.MultiPhraseQuery { return q.MultiPhraseQuery }
+// multiPhrase is the Bleve phrase of q, a phrase of either kind.
+func multiPhrase(q query.Query) *query.MultiPhraseQuery {
+	if p, ok := q.(scanPhrase); ok {
+		return p.MultiPhraseQuery
+	}
+	return q.(*query.MultiPhraseQuery)
+}
 
 func (q scanPhrase) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
 	if q.Fuzziness != 0 {
 		return q.MultiPhraseQuery.Searcher(ctx, r, m, o)
 	}
+	locations := o.IncludeTermVectors
 	o.IncludeTermVectors = true
 	boost := q.BoostVal.Value()
 	var slots []bsearch.Searcher
@@ -82,7 +86,7 @@ func (q scanPhrase) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapp
 		return fail(err)
 	}
 	must.SetQueryNorm(1 / math.Sqrt(must.Weight())) // as the phrase searcher's own computeQueryNorm
-	return &phraseSearcher{must: must, terms: trimLeadingGaps(q.Terms)}, nil
+	return &phraseSearcher{must: must, terms: trimLeadingGaps(q.Terms), locations: locations}, nil
 }
 
 // trimLeadingGaps drops the gaps before the first term: Bleve's phrase
@@ -97,12 +101,16 @@ func trimLeadingGaps(terms [][]string) [][]string {
 func isGap(alts []string) bool { return len(alts) == 0 || (len(alts) == 1 && alts[0] == "") }
 
 // phraseSearcher follows searcher.PhraseSearcher step for step (Next,
-// Advance and the match pool), with hasPhrase as its check.
+// Advance and the match pool), with phrasePaths as its check.
 type phraseSearcher struct {
 	must        bsearch.Searcher
 	terms       [][]string
 	curr        *bsearch.DocumentMatch
 	initialized bool
+	// locations: a match keeps the locations of its phrase paths, as
+	// Bleve's do (asked for with the term vectors); else none.
+	locations bool
+	paths     []bsearch.FieldTermLocation
 }
 
 func (s *phraseSearcher) advanceMust(ctx *bsearch.SearchContext) error {
@@ -123,9 +131,10 @@ func (s *phraseSearcher) Next(ctx *bsearch.SearchContext) (*bsearch.DocumentMatc
 	}
 	for s.curr != nil {
 		var rv *bsearch.DocumentMatch
-		if hasPhrase(s.curr.FieldTermLocations, s.terms) {
+		var found bool
+		if s.paths, found = phrasePaths(s.curr.FieldTermLocations, s.terms, s.locations, s.paths[:0]); found {
 			rv, s.curr = s.curr, nil
-			rv.FieldTermLocations = rv.FieldTermLocations[:0]
+			rv.FieldTermLocations = append(rv.FieldTermLocations[:0], s.paths...)
 		}
 		if err := s.advanceMust(ctx); err != nil {
 			return nil, err
@@ -168,33 +177,53 @@ func (s *phraseSearcher) Min() int                   { return 0 }
 func (s *phraseSearcher) DocumentMatchPoolSize() int { return s.must.DocumentMatchPoolSize() + 1 }
 func (s *phraseSearcher) Size() int                  { return s.must.Size() + 64 }
 
-// hasPhrase says whether the candidate's term locations hold the phrase:
-// a term of each position in a row (a gap is any one word), in one field
-// and one value of it (array positions), as Bleve's phrase paths without
-// slop. A candidate has a few locations of the phrase's terms, so trying
-// each first term's location costs less than indexing them.
-func hasPhrase(ftls []bsearch.FieldTermLocation, terms [][]string) bool {
+// phrasePaths finds the phrase in a candidate's term locations: a term of
+// each position in a row (a gap is any one word), in one field and one
+// value of it (array positions), as Bleve's phrase paths without slop
+// (findPhrasePaths), in the order Bleve finds them. With all it appends the
+// locations of every path to out, as Bleve's phrase searcher leaves them on
+// its match; without, it only says whether there is one. A candidate has a
+// few locations of the phrase's terms: walking them costs less than
+// indexing them.
+func phrasePaths(ftls []bsearch.FieldTermLocation, terms [][]string, all bool, out []bsearch.FieldTermLocation) ([]bsearch.FieldTermLocation, bool) {
 	if len(terms) == 0 {
+		return out, false
+	}
+	path := make([]int, 0, len(terms))
+	found := false
+	var walk func(slot int, prev uint64, first *bsearch.FieldTermLocation) bool
+	walk = func(slot int, prev uint64, first *bsearch.FieldTermLocation) bool {
+		if slot == len(terms) {
+			found = true
+			for _, i := range path {
+				out = append(out, ftls[i])
+			}
+			return !all
+		}
+		if isGap(terms[slot]) {
+			return walk(slot+1, prev+1, first)
+		}
+		for _, alt := range terms[slot] {
+			for i := range ftls {
+				l := &ftls[i]
+				if l.Term != alt || (first != nil && (l.Location.Pos != prev+1 || l.Field != first.Field ||
+					!l.Location.ArrayPositions.Equals(first.Location.ArrayPositions))) {
+					continue
+				}
+				path = append(path, i)
+				f := first
+				if f == nil {
+					f = l
+				}
+				done := walk(slot+1, l.Location.Pos, f)
+				path = path[:len(path)-1]
+				if done {
+					return true
+				}
+			}
+		}
 		return false
 	}
-	for _, first := range ftls {
-		if !slices.Contains(terms[0], first.Term) {
-			continue
-		}
-		found := true
-		for i := 1; i < len(terms) && found; i++ {
-			if isGap(terms[i]) {
-				continue
-			}
-			pos := first.Location.Pos + uint64(i)
-			found = slices.ContainsFunc(ftls, func(l bsearch.FieldTermLocation) bool {
-				return l.Location.Pos == pos && l.Field == first.Field &&
-					slices.Contains(terms[i], l.Term) && l.Location.ArrayPositions.Equals(first.Location.ArrayPositions)
-			})
-		}
-		if found {
-			return true
-		}
-	}
-	return false
+	walk(0, 0, nil)
+	return out, found
 }

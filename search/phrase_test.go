@@ -3,6 +3,9 @@ package search
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,10 +17,11 @@ import (
 )
 
 // TestScanPhraseIsBlevesPhrase: the scan's phrase searcher (phrase.go)
-// finds the talks Bleve's phrase searcher finds, with the same scores, by
-// Next and by Advance, for every run of two and three words of the seeds'
-// titles and abstracts (stop words, compounds and alternatives included)
-// in each text field.
+// finds the talks Bleve's phrase searcher finds, with the same scores and,
+// asked for them, the same locations, by Next and by Advance, for every
+// run of two and three words of the seeds' titles and abstracts' first
+// sentences (stop words, compounds and alternatives included) in each text
+// field.
 func TestScanPhraseIsBlevesPhrase(t *testing.T) {
 	e, _ := seedEngine(t)
 	s := e.snap.Load()
@@ -26,6 +30,7 @@ func TestScanPhraseIsBlevesPhrase(t *testing.T) {
 	phrases, matched := 0, 0
 	for _, d := range s.byTime {
 		words := strings.Fields(d.talk.Title + " " + d.talk.Abstract)
+		words = words[:min(len(words), 40)]
 		for i := range words {
 			for n := 2; n <= 3 && i+n <= len(words); n++ {
 				text := strings.Join(words[i:i+n], " ")
@@ -36,41 +41,43 @@ func TestScanPhraseIsBlevesPhrase(t *testing.T) {
 					}
 					seen[field+text] = true
 					phrases++
-					want := phraseScores(t, s, ctx, q, 0)
-					if len(want) > 0 {
+					if len(phraseScores(t, s, ctx, q, 0, false)) > 0 {
 						matched++
 					}
-					for _, step := range []uint64{0, 1, 3} {
-						got := phraseScores(t, s, ctx, scanPhrase{q}, step)
-						wantStep := want
-						if step > 0 {
-							wantStep = phraseScores(t, s, ctx, q, step)
-						}
-						if !sameScores(got, wantStep) {
-							t.Fatalf("%s %q (terms %v, advance step %d): scan phrase %v, Bleve's %v", field, text, q.Terms, step, got, wantStep)
+					for _, step := range []uint64{0, 3} {
+						for _, vectors := range []bool{false, true} {
+							got := phraseScores(t, s, ctx, scanPhrase{q}, step, vectors)
+							want := phraseScores(t, s, ctx, q, step, vectors)
+							if !maps.Equal(got, want) {
+								t.Fatalf("%s %q (terms %v, advance step %d, locations %v):\nscan phrase %v\n    Bleve's %v", field, text, q.Terms, step, vectors, got, want)
+							}
 						}
 					}
 				}
 			}
 		}
 	}
-	if phrases < 5_000 || matched < 2_000 {
+	if phrases < 7_000 || matched < 5_900 {
 		t.Errorf("%d phrases, %d with matches: not the seeds expected", phrases, matched)
+	}
+	if testing.Verbose() {
+		t.Logf("%d phrases, %d with matches", phrases, matched)
 	}
 }
 
 // phraseScores runs q's searcher over the index: by Next, or (step > 0) by
 // Advance to every step-th document number, from where the last stopped.
-func phraseScores(t *testing.T, s *snapshot, ctx context.Context, q query.Query, step uint64) map[uint64]float64 {
+// It gives each match's score, and with vectors the locations it keeps.
+func phraseScores(t *testing.T, s *snapshot, ctx context.Context, q query.Query, step uint64, vectors bool) map[uint64]string {
 	t.Helper()
 	sc := s.scan
-	srch, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{})
+	srch, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: vectors})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srch.Close()
 	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(srch.DocumentMatchPoolSize(), 0), IndexReader: sc.reader}
-	out := map[uint64]float64{}
+	out := map[uint64]string{}
 	id := make(bleveidx.IndexInternalID, 8)
 	for n := uint64(0); ; n += step {
 		var dm *bsearch.DocumentMatch
@@ -87,26 +94,18 @@ func phraseScores(t *testing.T, s *snapshot, ctx context.Context, q query.Query,
 			return out
 		}
 		num, _ := docNumber(dm.IndexInternalID)
-		out[num] = dm.Score
+		out[num] = fmt.Sprint(dm.Score)
+		if vectors { // Bleve's leave them even unasked for; the scan reads none
+			dm.Complete(nil)
+			out[num] += locationsString(dm.Locations)
+		}
 		n = max(n, num)
 		sctx.DocumentMatchPool.Put(dm)
 	}
 }
 
-func sameScores(a, b map[uint64]float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
-// TestScannedPhrasesAreScanPhrases: a scanned snapshot searches phrases
-// with scanPhrase, and locates them with Bleve's phrase.
+// TestScannedPhrasesAreScanPhrases: a scanned snapshot searches and
+// locates phrases with scanPhrase.
 func TestScannedPhrasesAreScanPhrases(t *testing.T) {
 	s := scannedSeeds(t)
 	title := strings.Fields(s.byTime[0].talk.Title)
@@ -114,9 +113,8 @@ func TestScannedPhrasesAreScanPhrases(t *testing.T) {
 	if _, ok := phrase.(scanPhrase); !ok {
 		t.Fatalf("scanned: phrase %q is a %T", title[:2], phrase)
 	}
-	loc := locator([]query.Query{phrase}, nil, nil)
-	if _, ok := loc.(*query.MultiPhraseQuery); !ok {
-		t.Errorf("locator of a scan phrase is a %T, want Bleve's phrase", loc)
+	if loc := locator([]query.Query{phrase}, nil, nil); loc != phrase {
+		t.Errorf("locator of a scan phrase is %v", loc)
 	}
 }
 
@@ -132,7 +130,7 @@ func withBlevePhrases(q query.Query) query.Query {
 	}
 	switch x := q.(type) {
 	case scanPhrase:
-		return x.bleve()
+		return x.MultiPhraseQuery
 	case *query.DisjunctionQuery:
 		c := *x
 		c.Disjuncts = each(x.Disjuncts)
@@ -151,4 +149,18 @@ func withBlevePhrases(q query.Query) query.Query {
 		return &c
 	}
 	return q
+}
+
+// locationsString prints locations in a fixed order.
+func locationsString(fl bsearch.FieldTermLocationMap) string {
+	var b strings.Builder
+	for _, f := range slices.Sorted(maps.Keys(fl)) {
+		for _, term := range slices.Sorted(maps.Keys(fl[f])) {
+			fmt.Fprintf(&b, " %s:%s", f, term)
+			for _, l := range fl[f][term] {
+				fmt.Fprintf(&b, " %d[%d,%d)%v", l.Pos, l.Start, l.End, l.ArrayPositions)
+			}
+		}
+	}
+	return b.String()
 }

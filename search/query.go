@@ -328,9 +328,6 @@ func locator(must, should, proximity []query.Query) query.Query {
 		if slices.Contains(proximity, q) {
 			return
 		}
-		if p, ok := q.(scanPhrase); ok {
-			q = p.bleve() // the page needs the phrase's locations
-		}
 		var key string
 		switch q := q.(type) {
 		case *query.DisjunctionQuery:
@@ -352,9 +349,10 @@ func locator(must, should, proximity []query.Query) query.Query {
 			if !slices.Contains(highlightedFields, q.FieldVal) {
 				return
 			}
-		case *query.MultiPhraseQuery:
-			key = q.FieldVal + "\x00" + fmt.Sprint(q.Terms)
-			if !slices.Contains(highlightedFields, q.FieldVal) {
+		case *query.MultiPhraseQuery, scanPhrase:
+			p := multiPhrase(q)
+			key = p.FieldVal + "\x00" + fmt.Sprint(p.Terms)
+			if !slices.Contains(highlightedFields, p.FieldVal) {
 				return
 			}
 		default:
