@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -91,4 +92,19 @@ func BenchmarkSearchJSONL(b *testing.B) {
 		_, err := e.Search(ctx, Request{Query: qs[i], Limit: 10})
 		return err
 	})
+}
+
+// BenchmarkSearchJSONLEach times each query alone, to find the ones that
+// make BenchmarkSearchJSONL's p99 (and the side-by-side table's).
+func BenchmarkSearchJSONLEach(b *testing.B) {
+	e := jsonlEngine(b)
+	ctx := context.Background()
+	for i, q := range sidebysideQueries(b) {
+		b.Run(fmt.Sprintf("%02d-%s", i, q), func(b *testing.B) {
+			runTimed(b, 1, func(int) error {
+				_, err := e.Search(ctx, Request{Query: q, Limit: 10})
+				return err
+			})
+		})
+	}
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
@@ -225,5 +226,54 @@ func TestLocateAsBleveSearch(t *testing.T) {
 	}
 	if marked < 50 || unlocated == 0 {
 		t.Fatalf("%d highlighted fragments compared, %d talks matched in track names only: too few to prove anything", marked, unlocated)
+	}
+}
+
+// TestClauseMasksFromBitmaps: the clause masks read from the postings
+// bitmaps of a one-segment index are those of walking the term field
+// readers, for every judged FOSDEM query on the archive (scanned, one
+// segment) and the bench requests on the seeds scanned.
+func TestClauseMasksFromBitmaps(t *testing.T) {
+	ctx := context.Background()
+	seeds := scannedSeeds(t)
+	fosdem := archiveEngine(t).snap.Load()
+	type q struct {
+		s    *snapshot
+		text string
+	}
+	var qs []q
+	for _, r := range benchRequests {
+		qs = append(qs, q{seeds, r.Query})
+	}
+	for _, text := range fosdemQueries(t) {
+		qs = append(qs, q{fosdem, text})
+	}
+	compared := 0
+	for _, q := range qs {
+		pl := q.s.compile(syntax.Parse(q.text))
+		dicts, err := q.s.scan.coordDicts()
+		if err != nil || dicts == nil {
+			t.Fatalf("%q: no dictionaries of one segment (%v)", q.text, err)
+		}
+		fast, err := q.s.scan.masksFrom(ctx, pl.coord, dicts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walked, err := q.s.scan.masksFrom(ctx, pl.coord, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast == nil || walked == nil {
+			continue // nothing to coordinate
+		}
+		compared++
+		if !slices.Equal(*fast, *walked) {
+			t.Errorf("%q: masks from bitmaps differ from the walked ones", q.text)
+		}
+		q.s.scan.putMasks(fast)
+		q.s.scan.putMasks(walked)
+	}
+	if compared < 90 {
+		t.Errorf("%d queries compared", compared)
 	}
 }

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bleveidx "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/talksearch/talksearch/index"
 )
@@ -35,6 +38,16 @@ func (sc *scanner) clauseMasks(ctx context.Context, coord []coordClause) (*[]uin
 	if len(coord) < 2 || len(coord) > maxMaskClauses {
 		return nil, nil
 	}
+	dicts, err := sc.coordDicts()
+	if err != nil {
+		return nil, err
+	}
+	return sc.masksFrom(ctx, coord, dicts)
+}
+
+// masksFrom makes the masks of clauseMasks from the postings bitmaps of
+// dicts or, without them, by walking term field readers.
+func (sc *scanner) masksFrom(ctx context.Context, coord []coordClause, dicts []segment.TermDictionary) (*[]uint32, error) {
 	mp, _ := sc.maskPool.Get().(*[]uint32)
 	if mp == nil || len(*mp) != len(sc.docs) {
 		m := make([]uint32, len(sc.docs))
@@ -42,8 +55,26 @@ func (sc *scanner) clauseMasks(ctx context.Context, coord []coordClause) (*[]uin
 	}
 	masks := *mp
 	var tfd bleveidx.TermFieldDoc
+	docs := roaring.New()
+	buf := make([]uint32, 256)
 	for i, c := range coord {
 		bit := uint32(1) << i
+		if dicts != nil {
+			docs.Clear()
+			if err := clauseDocs(dicts, c.terms, docs); err != nil {
+				sc.putMasks(mp)
+				return nil, err
+			}
+			it := docs.ManyIterator()
+			for n := it.NextMany(buf); n > 0; n = it.NextMany(buf) {
+				for _, d := range buf[:n] {
+					if int(d) < len(masks) {
+						masks[d] |= bit
+					}
+				}
+			}
+			continue
+		}
 		for _, t := range c.terms {
 			for _, f := range coordFields {
 				r, err := sc.reader.TermFieldReader(ctx, []byte(t), f, false, false, false)
@@ -73,6 +104,48 @@ func (sc *scanner) clauseMasks(ctx context.Context, coord []coordClause) (*[]uin
 		}
 	}
 	return mp, nil
+}
+
+// coordDicts returns the term dictionaries of coordFields when the
+// reader is one zap segment, as the index of a large corpus is (its build
+// merges it, index/merge.go): a postings list there is a roaring bitmap of
+// document numbers, and or-ing the clause's into one and walking that
+// costs a fraction of a term field reader's walk of each (which decodes
+// every posting). Otherwise nil, and clauseMasks walks the readers.
+func (sc *scanner) coordDicts() ([]segment.TermDictionary, error) {
+	snap, ok := sc.reader.(*scorch.IndexSnapshot)
+	if !ok || len(snap.Segments()) != 1 {
+		return nil, nil
+	}
+	seg := snap.Segments()[0].Segment()
+	dicts := make([]segment.TermDictionary, 0, len(coordFields))
+	for _, f := range coordFields {
+		d, err := seg.Dictionary(f)
+		if err != nil {
+			return nil, fmt.Errorf("term dictionary of %s: %w", f, err)
+		}
+		dicts = append(dicts, d)
+	}
+	return dicts, nil
+}
+
+// clauseDocs adds to docs the documents with any of terms in any of the
+// dictionaries' fields.
+func clauseDocs(dicts []segment.TermDictionary, terms []string, docs *roaring.Bitmap) error {
+	for _, t := range terms {
+		for _, d := range dicts {
+			pl, err := d.PostingsList([]byte(t), nil, nil)
+			if err != nil {
+				return fmt.Errorf("documents of %s: %w", t, err)
+			}
+			or, ok := pl.(interface{ OrInto(*roaring.Bitmap) })
+			if !ok {
+				return fmt.Errorf("documents of %s: a %T is not a bitmap", t, pl)
+			}
+			or.OrInto(docs)
+		}
+	}
+	return nil
 }
 
 // putMasks clears masks and keeps them for the next scan.
