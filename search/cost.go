@@ -95,7 +95,7 @@ func searchersOf(q query.Query) int {
 	switch x := q.(type) {
 	case *query.TermQuery:
 		return 1
-	case *query.MultiPhraseQuery, scanPhrase:
+	case *query.MultiPhraseQuery, textPhrase:
 		n := 0
 		for _, alts := range multiPhrase(x).Terms {
 			n += len(alts)

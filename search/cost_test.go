@@ -103,8 +103,8 @@ func termsOf(q query.Query) map[string]bool {
 		switch x := q.(type) {
 		case *query.TermQuery:
 			out[x.Term] = true
-		case *query.MultiPhraseQuery:
-			for _, alts := range x.Terms {
+		case *query.MultiPhraseQuery, textPhrase:
+			for _, alts := range multiPhrase(x).Terms {
 				for _, a := range alts {
 					out[a] = true
 				}

@@ -12,28 +12,28 @@ import (
 	bleveidx "github.com/blevesearch/bleve_index_api"
 )
 
-// scanPhrase is a phrase for a scan (scan.go), which reads only document
-// numbers and scores. Its searcher is Bleve's phrase searcher
-// (searcher.NewMultiPhraseSearcher) without the map of maps of locations
-// that Bleve's builds for every candidate to check it: the same
-// conjunction of the phrase's terms, scored the same, the phrase checked on
-// the candidate's term locations as they come (phrasePaths). At 100k talks a phrase of
-// common words ("distributed training", torch.compile) has tens of
-// thousands of candidates, and those maps were two fifths of its search.
-// A scan's matches keep no locations; a page's (locator) keep those of
-// the phrase, as Bleve's.
-// TestScanPhraseIsBlevesPhrase holds the matches and scores to Bleve's.
-type scanPhrase struct{ *query.MultiPhraseQuery }
+// textPhrase is a phrase of the query text (snapshot.phraseQuery). Its
+// searcher is Bleve's phrase searcher (searcher.NewMultiPhraseSearcher)
+// without the map of maps of locations that Bleve's builds for every
+// candidate to check it: the same conjunction of the phrase's terms, scored
+// the same, the phrase checked on the candidate's term locations as they
+// come (phrasePaths). At 100k talks a phrase of common words ("distributed
+// training", torch.compile) has tens of thousands of candidates, and those
+// maps were two fifths of its search. Asked for term vectors (a one-pass
+// search, a scan locating its page), a match keeps the phrase's locations
+// as Bleve's does; a scan's keep none. TestTextPhraseIsBlevesPhrase holds
+// the matches, scores and locations to Bleve's.
+type textPhrase struct{ *query.MultiPhraseQuery }
 
 // multiPhrase is the Bleve phrase of q, a phrase of either kind.
 func multiPhrase(q query.Query) *query.MultiPhraseQuery {
-	if p, ok := q.(scanPhrase); ok {
+	if p, ok := q.(textPhrase); ok {
 		return p.MultiPhraseQuery
 	}
 	return q.(*query.MultiPhraseQuery)
 }
 
-func (q scanPhrase) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+func (q textPhrase) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
 	if q.Fuzziness != 0 {
 		return q.MultiPhraseQuery.Searcher(ctx, r, m, o)
 	}

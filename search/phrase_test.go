@@ -16,13 +16,13 @@ import (
 	"github.com/talksearch/talksearch/index"
 )
 
-// TestScanPhraseIsBlevesPhrase: the scan's phrase searcher (phrase.go)
+// TestTextPhraseIsBlevesPhrase: the scan's phrase searcher (phrase.go)
 // finds the talks Bleve's phrase searcher finds, with the same scores and,
 // asked for them, the same locations, by Next and by Advance, for every
 // run of two and three words of the seeds' titles and abstracts' first
 // sentences (stop words, compounds and alternatives included) in each text
 // field.
-func TestScanPhraseIsBlevesPhrase(t *testing.T) {
+func TestTextPhraseIsBlevesPhrase(t *testing.T) {
 	e, _ := seedEngine(t)
 	s := e.snap.Load()
 	ctx := s.withBM25(context.Background())
@@ -35,10 +35,11 @@ func TestScanPhraseIsBlevesPhrase(t *testing.T) {
 			for n := 2; n <= 3 && i+n <= len(words); n++ {
 				text := strings.Join(words[i:i+n], " ")
 				for _, field := range textFields {
-					q, ok := s.phraseQuery(field, text, 1.5).(*query.MultiPhraseQuery)
+					p, ok := s.phraseQuery(field, text, 1.5).(textPhrase)
 					if !ok || seen[field+text] {
 						continue // no phrase the field can have
 					}
+					q := p.MultiPhraseQuery
 					seen[field+text] = true
 					phrases++
 					if len(phraseScores(t, s, ctx, q, 0, false)) > 0 {
@@ -46,7 +47,7 @@ func TestScanPhraseIsBlevesPhrase(t *testing.T) {
 					}
 					for _, step := range []uint64{0, 3} {
 						for _, vectors := range []bool{false, true} {
-							got := phraseScores(t, s, ctx, scanPhrase{q}, step, vectors)
+							got := phraseScores(t, s, ctx, p, step, vectors)
 							want := phraseScores(t, s, ctx, q, step, vectors)
 							if !maps.Equal(got, want) {
 								t.Fatalf("%s %q (terms %v, advance step %d, locations %v):\nscan phrase %v\n    Bleve's %v", field, text, q.Terms, step, vectors, got, want)
@@ -104,17 +105,18 @@ func phraseScores(t *testing.T, s *snapshot, ctx context.Context, q query.Query,
 	}
 }
 
-// TestScannedPhrasesAreScanPhrases: a scanned snapshot searches and
-// locates phrases with scanPhrase.
-func TestScannedPhrasesAreScanPhrases(t *testing.T) {
-	s := scannedSeeds(t)
+// TestLocatorKeepsTextPhrases: a page is located with the query's own
+// phrases.
+func TestLocatorKeepsTextPhrases(t *testing.T) {
+	e, _ := seedEngine(t)
+	s := e.snap.Load()
 	title := strings.Fields(s.byTime[0].talk.Title)
 	phrase := s.phraseQuery(index.FieldTitle, title[0]+" "+title[1], 1)
-	if _, ok := phrase.(scanPhrase); !ok {
-		t.Fatalf("scanned: phrase %q is a %T", title[:2], phrase)
+	if _, ok := phrase.(textPhrase); !ok {
+		t.Fatalf("phrase %q is a %T", title[:2], phrase)
 	}
 	if loc := locator([]query.Query{phrase}, nil, nil); loc != phrase {
-		t.Errorf("locator of a scan phrase is %v", loc)
+		t.Errorf("locator of a phrase is %v", loc)
 	}
 }
 
@@ -129,7 +131,7 @@ func withBlevePhrases(q query.Query) query.Query {
 		return out
 	}
 	switch x := q.(type) {
-	case scanPhrase:
+	case textPhrase:
 		return x.MultiPhraseQuery
 	case *query.DisjunctionQuery:
 		c := *x

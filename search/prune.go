@@ -70,8 +70,8 @@ func anyOf(qs []query.Query) query.Query {
 // phrase query does (terms at the same position are alternatives, removed
 // stop words leave gaps), from the snapshot's cached analysis of text and
 // without building searchers for a phrase the field cannot have: one of
-// whose positions has none of its terms in the field. A scanned snapshot's
-// phrase is a scanPhrase (phrase.go), which only scores.
+// whose positions has none of its terms in the field. It is a textPhrase,
+// whose searcher is Bleve's without its cost per candidate (phrase.go).
 func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
 	ts := s.tokens(text)
 	if len(ts) == 0 {
@@ -99,10 +99,7 @@ func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
 	}
 	q := query.NewMultiPhraseQuery(slots, field)
 	q.SetBoost(boost)
-	if !s.onePass() {
-		return scanPhrase{q}
-	}
-	return q
+	return textPhrase{q}
 }
 
 // disjunctsOf is match-none when q is a disjunction none of whose clauses

@@ -152,7 +152,7 @@ func TestPruningDropsUnknownParts(t *testing.T) {
 
 func countPhrases(q query.Query) int {
 	switch x := q.(type) {
-	case *query.MultiPhraseQuery, *query.MatchPhraseQuery:
+	case *query.MultiPhraseQuery, *query.MatchPhraseQuery, textPhrase:
 		return 1
 	case *query.BooleanQuery:
 		n := 0

@@ -349,7 +349,7 @@ func locator(must, should, proximity []query.Query) query.Query {
 			if !slices.Contains(highlightedFields, q.FieldVal) {
 				return
 			}
-		case *query.MultiPhraseQuery, scanPhrase:
+		case *query.MultiPhraseQuery, textPhrase:
 			p := multiPhrase(q)
 			key = p.FieldVal + "\x00" + fmt.Sprint(p.Terms)
 			if !slices.Contains(highlightedFields, p.FieldVal) {
