@@ -1,9 +1,10 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search"

@@ -1,7 +1,10 @@
 package web
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/talksearch/talksearch/index"
@@ -63,4 +66,50 @@ func TestPairDocumentKeys(t *testing.T) {
 	if len(doc.Pairs[0]) != 9 {
 		t.Errorf("pair JSON has %d keys, want 9: %s", len(doc.Pairs[0]), b)
 	}
+}
+
+// TestAPIJSONIsEncodingJSON: the API's encoder (goccy/go-json, for speed)
+// writes the bytes encoding/json writes for every answer of the seeds: a
+// search for each word of the talks' titles and for odd text, every talk,
+// and the overlaps.
+func TestAPIJSONIsEncodingJSON(t *testing.T) {
+	_, e := newRealHandler(t)
+	ctx := context.Background()
+	same := func(what string, got []byte, err error, doc any) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		want, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: the API's JSON differs from encoding/json's:\n got %s\nwant %s", what, got, want)
+		}
+	}
+	queries := []string{"", `<script>alert("x")</script> & 'quotes' \ /`, "naïve “quoted” — ✓ \u2028 \x7f", "Monrach", `"KV cache" -rocm`}
+	for _, tk := range e.Talks() {
+		queries = append(queries, strings.Fields(tk.Title)...)
+		res, err := e.Talk(ctx, tk.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := TalkJSON(res)
+		same("talk "+tk.ID, body, err, NewTalkDoc(res))
+	}
+	for _, q := range queries {
+		res, err := e.Search(ctx, search.Request{Query: q, Limit: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := SearchJSON(res)
+		same("search "+q, body, err, NewSearchDoc(res))
+	}
+	rep, err := e.Overlaps(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := OverlapsJSON(rep)
+	same("overlaps", body, err, NewOverlapsDoc(rep))
 }
