@@ -382,7 +382,9 @@ func SearchJSON(r *search.Result) ([]byte, error)    { return encodeJSON(NewSear
 func TalkJSON(t *search.TalkDetail) ([]byte, error)  { return encodeJSON(NewTalkDoc(t)) }
 func OverlapsJSON(r *overlap.Report) ([]byte, error) { return encodeJSON(NewOverlapsDoc(r)) }
 
-// encodeJSON is v as API JSON.
+// encodeJSON is v as API JSON. goccy/go-json writes the bytes
+// encoding/json writes (TestAPIJSONIsEncodingJSON) in about half the time:
+// encoding was a fifth of a made API answer.
 func encodeJSON(v any) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
