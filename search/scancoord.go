@@ -167,7 +167,7 @@ type coordFactors struct {
 	// dense are the factors by key (mask and weighting) of a query of at
 	// most maxDenseClauses clauses, NaN until computed: a scan looks one
 	// up per match, and a map lookup was a sixth of a FOSDEM scan. memo
-	// holds them for longer queries.
+	// holds them for longer queries, made on first use.
 	dense []float64
 	memo  map[uint64]float64
 }
@@ -177,7 +177,7 @@ type coordFactors struct {
 const maxDenseClauses = 10
 
 func newCoordFactors(coord []coordClause) *coordFactors {
-	c := &coordFactors{coord: coord, memo: map[uint64]float64{}}
+	c := &coordFactors{coord: coord}
 	if len(coord) <= maxDenseClauses {
 		c.dense = make([]float64, 2<<len(coord))
 		for i := range c.dense {
@@ -209,9 +209,12 @@ func (c *coordFactors) factor(mask uint32, weighted bool) float64 {
 		return f
 	}
 	f := softCoord(c.coord, func(i int) bool { return mask&(1<<i) != 0 }, weighted)
-	if key < uint64(len(c.dense)) {
+	switch {
+	case key < uint64(len(c.dense)):
 		c.dense[key] = f
-	} else {
+	case c.memo == nil:
+		c.memo = map[uint64]float64{key: f}
+	default:
 		c.memo[key] = f
 	}
 	return f
