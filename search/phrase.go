@@ -61,21 +61,21 @@ func (q textPhrase) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapp
 		if len(alts) <= 1 {
 			continue // a gap
 		}
-		var any []bsearch.Searcher
+		var either []bsearch.Searcher
 		for _, a := range alts {
 			if a == "" {
 				continue
 			}
 			ts, err := searcher.NewTermSearcher(ctx, r, a, q.FieldVal, boost, o)
 			if err != nil {
-				for _, s := range any {
+				for _, s := range either {
 					_ = s.Close()
 				}
 				return fail(err)
 			}
-			any = append(any, ts)
+			either = append(either, ts)
 		}
-		d, err := searcher.NewDisjunctionSearcher(ctx, r, any, 1, o)
+		d, err := searcher.NewDisjunctionSearcher(ctx, r, either, 1, o)
 		if err != nil {
 			return fail(err)
 		}
