@@ -481,28 +481,25 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 // their numbers.
 func (s *snapshot) layOut() error {
 	all := make([]doc, 0, len(s.byTime))
-	moved := make(map[*doc]*doc, len(s.byTime))
-	place := func(d *doc) *doc {
-		if m, ok := moved[d]; ok {
-			return m
-		}
-		all = append(all, *d) // within its capacity: the pointers stay
-		m := &all[len(all)-1]
-		moved[d] = m
-		return m
-	}
 	for n, d := range s.scan.docs {
 		if d != nil {
-			s.scan.docs[n] = place(d)
+			all = append(all, *d) // within its capacity: the pointers stay
+			s.scan.docs[n] = &all[len(all)-1]
 		}
 	}
-	numbered := len(all)
-	for i, d := range s.byTime {
-		s.byTime[i] = place(d)
-		s.byID[d.talk.ID] = s.byTime[i]
+	// Each talk has one number at most, so every talk has one when the
+	// counts agree; then its number finds its new place.
+	if missing := len(s.byTime) - len(all); missing > 0 {
+		for _, d := range s.byTime {
+			if n := d.num; n >= uint64(len(s.scan.docs)) || s.scan.docs[n] == nil || s.scan.docs[n].talk != d.talk {
+				return fmt.Errorf("%d of %d talks are not in the index (%s is one)", missing, len(s.byTime), d.talk.ID)
+			}
+		}
 	}
-	if missing := len(all) - numbered; missing > 0 {
-		return fmt.Errorf("%d of %d talks are not in the index (%s is one)", missing, len(all), all[numbered].talk.ID)
+	for i, d := range s.byTime {
+		moved := s.scan.docs[d.num]
+		s.byTime[i] = moved
+		s.byID[moved.talk.ID] = moved
 	}
 	return nil
 }
