@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -52,31 +51,5 @@ func TestCoordFactorsAsSoftCoord(t *testing.T) {
 	want := softCoord(many, func(i int) bool { return i == 0 || i == maxMaskClauses }, true)
 	if got := cf.located(locs, true); got != want {
 		t.Errorf("%d clauses: located = %v, want %v", len(many), got, want)
-	}
-}
-
-// TestLocationsLeaveTheHitAlone: a one-pass hit's matched terms become the
-// highlighter's map without the hit (shared by concurrent searches)
-// changing.
-func TestLocationsLeaveTheHitAlone(t *testing.T) {
-	h := &bsearch.DocumentMatch{FieldTermLocations: []bsearch.FieldTermLocation{
-		{Field: "title", Term: "rust", Location: bsearch.Location{Pos: 1, Start: 0, End: 4}},
-		{Field: "abstract", Term: "kernel", Location: bsearch.Location{Pos: 3, Start: 10, End: 16}},
-		{Field: "abstract", Term: "rust", Location: bsearch.Location{Pos: 7, Start: 30, End: 34}},
-	}}
-	before := slices.Clone(h.FieldTermLocations)
-	for range 2 {
-		locs := locations(h)
-		if n := len(locs["title"]["rust"]) + len(locs["abstract"]["kernel"]) + len(locs["abstract"]["rust"]); n != 3 || len(locs) != 2 {
-			t.Fatalf("locations = %v, want rust in the title, kernel and rust in the abstract", locs)
-		}
-		if got := locs["abstract"]["rust"][0].Start; got != 30 {
-			t.Errorf("abstract rust starts at %d, want 30", got)
-		}
-	}
-	if h.Locations != nil || !slices.EqualFunc(h.FieldTermLocations, before, func(a, b bsearch.FieldTermLocation) bool {
-		return a.Field == b.Field && a.Term == b.Term && a.Location.Pos == b.Location.Pos && a.Location.Start == b.Location.Start
-	}) {
-		t.Errorf("the hit changed: Locations %v, list %v (was %v)", h.Locations, h.FieldTermLocations, before)
 	}
 }

@@ -19,6 +19,12 @@ type runeFragmenter struct{ size int }
 
 func (f runeFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment {
 	var rv []*bhighlight.Fragment
+	// One array holds them all: one allocation, not one a fragment.
+	all := make([]bhighlight.Fragment, 0, max(1, len(ot)))
+	add := func(start, end int) {
+		all = append(all, bhighlight.Fragment{Orig: orig, Start: start, End: end})
+		rv = append(rv, &all[len(all)-1])
+	}
 	maxbegin := 0
 outer:
 	for i, tl := range ot {
@@ -69,13 +75,13 @@ outer:
 			}
 			end -= sz
 		}
-		rv = append(rv, &bhighlight.Fragment{Orig: orig, Start: start, End: end})
+		add(start, end)
 		maxbegin = tl.End
 	}
 	if len(ot) == 0 {
 		// Nothing matched: the start of the text.
 		end, _, _ := f.forward(orig, 0)
-		rv = append(rv, &bhighlight.Fragment{Orig: orig, Start: 0, End: end})
+		add(0, end)
 	}
 	return rv
 }

@@ -2,13 +2,13 @@ package search
 
 import (
 	"bytes"
-	"html"
+	"cmp"
+	"container/heap"
 	"slices"
 	"strings"
 	"unicode"
 	"unsafe"
 
-	"github.com/blevesearch/bleve/v2/document"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
@@ -16,13 +16,18 @@ import (
 	"github.com/talksearch/talksearch/index"
 )
 
-// Highlighting uses Bleve's simple highlighter, with the fragments of its
-// simple fragmenter (fragment.go) and the output of its html formatter
-// (markFormatter: everything escaped but the <mark> added), driven directly rather
-// than through a search request: the title wants one fragment of the whole
-// title and the abstract wants two, where a request gives one fragment of a
-// single size per field. The text comes from the talks in memory, which
-// is the text that was indexed, so no stored document is loaded.
+// Highlighting makes the fragments Bleve's simple highlighter makes: its
+// simple fragmenter's windows around the matched words (fragment.go), each
+// scored by the distinct terms it holds, the best ones that do not overlap,
+// marked as its html formatter marks them (markFormatter: everything
+// escaped but the <mark> added). It reads the matched words from the hit
+// as they come and the text from the talk in memory (the text that was
+// indexed), where Bleve's wants a map of maps of the words, a document of
+// the fields and a TermLocation allocated per word: that glue was half the
+// allocations of a search on the seeds. The title wants one fragment of the
+// whole title and the abstract wants two, where a search request gives one
+// fragment of a single size per field. TestHighlightIsBlevesHighlighter
+// holds the two to the same fragments.
 // MarkOpen and MarkClose surround a matched word in a highlight fragment;
 // the web layer keeps exactly these tags when it re-escapes a fragment.
 const (
@@ -40,9 +45,13 @@ const (
 	titleFragmentRunes = 1 << 16
 )
 
+// fragmentSeparator marks a fragment that does not start or end its text,
+// as Bleve's highlighter does.
+const fragmentSeparator = "…"
+
 var (
-	titleHighlighter    = simplehl.NewHighlighter(runeFragmenter{titleFragmentRunes}, markFormatter{}, "…")
-	abstractHighlighter = simplehl.NewHighlighter(wordFragmenter{runeFragmenter{abstractFragmentRunes}}, markFormatter{}, "…")
+	titleFragmenter    = runeFragmenter{titleFragmentRunes}
+	abstractFragmenter = wordFragmenter{runeFragmenter{abstractFragmentRunes}}
 )
 
 // markFormatter writes a fragment as Bleve's html formatter does (its
@@ -55,6 +64,12 @@ type markFormatter struct{}
 func (markFormatter) Format(f *bhighlight.Fragment, ordered bhighlight.TermLocations) string {
 	var b strings.Builder
 	b.Grow(f.End - f.Start + 64)
+	writeMarked(&b, f, ordered)
+	return b.String()
+}
+
+// writeMarked writes f as markFormatter formats it.
+func writeMarked(b *strings.Builder, f *bhighlight.Fragment, ordered bhighlight.TermLocations) {
 	curr := f.Start
 	for _, tl := range ordered {
 		if tl == nil || !tl.ArrayPositions.Equals(f.ArrayPositions) || tl.Start < curr {
@@ -63,14 +78,25 @@ func (markFormatter) Format(f *bhighlight.Fragment, ordered bhighlight.TermLocat
 		if tl.End > f.End {
 			break
 		}
-		b.WriteString(html.EscapeString(string(f.Orig[curr:tl.Start])))
+		writeEscaped(b, f.Orig[curr:tl.Start])
 		b.WriteString(MarkOpen)
-		b.WriteString(html.EscapeString(string(f.Orig[tl.Start:tl.End])))
+		writeEscaped(b, f.Orig[tl.Start:tl.End])
 		b.WriteString(MarkClose)
 		curr = tl.End
 	}
-	b.WriteString(html.EscapeString(string(f.Orig[curr:f.End])))
-	return b.String()
+	writeEscaped(b, f.Orig[curr:f.End])
+}
+
+// htmlEscaper escapes the five characters html.EscapeString escapes, as it
+// escapes them, writing into the fragment's builder rather than returning
+// a string (a copy of each piece of every fragment, and a fifth of the
+// highlighter's allocations).
+var htmlEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
+
+// writeEscaped writes text to b, escaped as html.EscapeString escapes it.
+// text is read in place: fragments are of a talk's text, never changed.
+func writeEscaped(b *strings.Builder, text []byte) {
+	htmlEscaper.WriteString(b, unsafe.String(unsafe.SliceData(text), len(text)))
 }
 
 // wordFragmenter trims the fragments of runeFragmenter, which cut at a
@@ -131,38 +157,79 @@ func fragmentStarts(ot bhighlight.TermLocations) bhighlight.TermLocations {
 	return spread
 }
 
-// highlight marks the matched words of h in the talk's title and abstract.
-// Only fragments with a match are kept.
+// highlight marks the matched words of h in the talk's title, abstract and
+// speakers. Only fragments with a match are kept.
 func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
-	// The highlighter stores its fragments in the match it is given, and
-	// matches are shared between searches (matchesOf): it gets a copy.
-	own := *h
-	own.Fragments = nil
-	own.Locations = locations(h)
-	h = &own
-	doc := document.NewDocument(t.ID)
+	hl := Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
+	var words matchedWords
 	// A field without matched words has no fragment to keep (marked):
 	// it is not fragmented and formatted for nothing (a seventh of the
 	// highlighting of the seeds' bench mix, title-only and abstract-only
 	// matches).
-	hl := Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
-	if len(h.Locations[index.FieldTitle]) > 0 {
-		doc.AddField(document.NewTextField(index.FieldTitle, nil, textBytes(t.Title)))
-		hl.Title = marked(titleHighlighter.BestFragmentsInField(h, doc, index.FieldTitle, 1))
+	if ot := words.of(h, index.FieldTitle); len(ot) > 0 {
+		hl.Title = marked(bestFragments(textBytes(t.Title), ot, titleFragmenter, 1))
 	}
-	if len(h.Locations[index.FieldAbstract]) > 0 {
-		doc.AddField(document.NewTextField(index.FieldAbstract, nil, textBytes(t.Abstract)))
-		hl.Abstract = marked(abstractHighlighter.BestFragmentsInField(h, doc, index.FieldAbstract, abstractFragments))
+	if ot := words.of(h, index.FieldAbstract); len(ot) > 0 {
+		hl.Abstract = marked(bestFragments(textBytes(t.Abstract), ot, abstractFragmenter, abstractFragments))
 	}
-	if len(t.Speakers) > 0 && len(h.Locations[index.FieldSpeakers]) > 0 {
-		doc.AddField(document.NewTextField(index.FieldSpeakers, nil, []byte(index.SpeakersText(t))))
+	if ot := words.of(h, index.FieldSpeakers); len(t.Speakers) > 0 && len(ot) > 0 {
 		// One fragment of the whole text, cut at its lines: a line is a
 		// speaker, and a match never spans two.
-		for _, f := range titleHighlighter.BestFragmentsInField(h, doc, index.FieldSpeakers, 1) {
+		for _, f := range bestFragments([]byte(index.SpeakersText(t)), ot, titleFragmenter, 1) {
 			hl.Speakers = append(hl.Speakers, marked(strings.Split(f, "\n"))...)
 		}
 	}
 	return hl
+}
+
+// bestFragments is Bleve's simple highlighter's BestFragmentsInField over
+// the text orig whose matched words are ordered (matchedWords.of): the num
+// best fragments of fragmenter's, by the distinct terms each holds, that do
+// not overlap, in the order of their scores, marked, with the separator
+// where one is cut from its text. The fragments are ranked in Bleve's own
+// queue, so fragments of equal score come in its order.
+func bestFragments(orig []byte, ordered bhighlight.TermLocations, fragmenter bhighlight.Fragmenter, num int) []string {
+	frags := fragmenter.Fragment(orig, ordered)
+	fq := make(simplehl.FragmentQueue, 0, len(frags))
+	for _, f := range frags {
+		f.Score = distinctTerms(ordered, f)
+		heap.Push(&fq, f)
+	}
+	best := make([]*bhighlight.Fragment, 0, num)
+	for len(best) < num && len(fq) > 0 {
+		c := heap.Pop(&fq).(*bhighlight.Fragment)
+		if !slices.ContainsFunc(best, c.Overlaps) {
+			best = append(best, c)
+		}
+	}
+	ordered.MergeOverlapping()
+	out := make([]string, len(best))
+	for i, f := range best {
+		var b strings.Builder
+		b.Grow(f.End - f.Start + 64)
+		if f.Start != 0 {
+			b.WriteString(fragmentSeparator)
+		}
+		writeMarked(&b, f, ordered)
+		if f.End != len(f.Orig) {
+			b.WriteString(fragmentSeparator)
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// distinctTerms is the score Bleve's fragment scorer gives f: how many
+// distinct terms have a matched word inside it.
+func distinctTerms(ordered bhighlight.TermLocations, f *bhighlight.Fragment) float64 {
+	var seen [8]string
+	terms := seen[:0]
+	for _, tl := range ordered {
+		if tl.Start >= f.Start && tl.End <= f.End && !slices.Contains(terms, tl.Term) {
+			terms = append(terms, tl.Term)
+		}
+	}
+	return float64(len(terms))
 }
 
 // textBytes is the bytes of a talk's text without a copy: the highlighter
@@ -174,51 +241,55 @@ func textBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(
 // marked keeps the fragments that contain a match: the highlighter returns
 // the start of a field even when nothing in it matched.
 func marked(frags []string) []string {
-	out := make([]string, 0, len(frags))
-	for _, f := range frags {
-		if strings.Contains(f, MarkOpen) {
-			out = append(out, f)
-		}
-	}
-	return out
+	// frags are the caller's own, new: filtered in place.
+	return slices.DeleteFunc(frags, func(f string) bool { return !strings.Contains(f, MarkOpen) })
 }
 
 // highlightedFields are the fields highlight marks.
 var highlightedFields = []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers}
 
-// locations returns the matched terms of h by field and term, what the
-// highlighter reads, for the highlighted fields only. A one-pass search
-// keeps its hits' matched terms as Bleve's list (scanner.located); this is
-// DocumentMatch.Complete's map of it without the fields nobody highlights
-// (track and room names), and without changing the list, which other
-// searches may be reading. A term's repeated location (a word matched by
-// two clauses) is kept once, as Complete keeps it.
-func locations(h *bsearch.DocumentMatch) bsearch.FieldTermLocationMap {
-	if h.Locations != nil || len(h.FieldTermLocations) == 0 {
-		return h.Locations
-	}
-	n := 0
-	for _, ftl := range h.FieldTermLocations {
-		if slices.Contains(highlightedFields, ftl.Field) {
-			n++
+// matchedWords holds the matched words of one field of a hit, reused from
+// field to field.
+type matchedWords struct {
+	locs    []bhighlight.TermLocation
+	ordered bhighlight.TermLocations
+}
+
+// of returns the matched words of h in field in the order Bleve's
+// highlighter puts them (by start in the text), each term's word once. They
+// come from the hit's list of matched terms (a one-pass search keeps it,
+// scanner.located) or from its map once completed (scanner.locate); the hit
+// is not changed, as other searches may be reading it. A word matched by
+// two clauses is in the list twice and is kept once, as Complete keeps it.
+//
+// Words that start together end in start order's tie by their ends, the
+// shorter first: "torch" before "torch.compile", so that merging the
+// overlap marks the whole of "torch.compile". Bleve's highlighter leaves
+// that order to a map's and an unstable sort's, and marks either.
+func (w *matchedWords) of(h *bsearch.DocumentMatch, field string) bhighlight.TermLocations {
+	w.locs = w.locs[:0]
+	if h.Locations != nil {
+		for term, ls := range h.Locations[field] {
+			for _, l := range ls {
+				w.locs = append(w.locs, bhighlight.TermLocation{Term: term, Pos: int(l.Pos), Start: int(l.Start), End: int(l.End)})
+			}
+		}
+	} else {
+		for i := range h.FieldTermLocations {
+			ftl := &h.FieldTermLocations[i]
+			if ftl.Field == field {
+				l := &ftl.Location
+				w.locs = append(w.locs, bhighlight.TermLocation{Term: ftl.Term, Pos: int(l.Pos), Start: int(l.Start), End: int(l.End)})
+			}
 		}
 	}
-	out := make(bsearch.FieldTermLocationMap, len(highlightedFields))
-	locs := make([]bsearch.Location, 0, n)
-	for _, ftl := range h.FieldTermLocations {
-		if !slices.Contains(highlightedFields, ftl.Field) {
-			continue
-		}
-		tlm := out[ftl.Field]
-		if tlm == nil {
-			tlm = bsearch.TermLocationMap{}
-			out[ftl.Field] = tlm
-		}
-		if slices.ContainsFunc(tlm[ftl.Term], func(l *bsearch.Location) bool { return l.Pos == ftl.Location.Pos }) {
-			continue
-		}
-		locs = append(locs, ftl.Location)
-		tlm[ftl.Term] = append(tlm[ftl.Term], &locs[len(locs)-1])
+	slices.SortFunc(w.locs, func(a, b bhighlight.TermLocation) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Term, b.Term), cmp.Compare(a.Pos, b.Pos))
+	})
+	w.locs = slices.CompactFunc(w.locs, func(a, b bhighlight.TermLocation) bool { return a.Term == b.Term && a.Pos == b.Pos })
+	w.ordered = w.ordered[:0]
+	for i := range w.locs {
+		w.ordered = append(w.ordered, &w.locs[i])
 	}
-	return out
+	return w.ordered
 }

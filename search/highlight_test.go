@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"context"
 	"reflect"
 	"regexp"
@@ -9,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/document"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
 	htmlformat "github.com/blevesearch/bleve/v2/search/highlight/format/html"
+	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/ingest"
@@ -160,14 +161,16 @@ func TestMarkFormatterIsBlevesHTMLFormatter(t *testing.T) {
 	}
 }
 
-// TestLocationsAreCompletesMap: for the hits of the bench requests and of
-// hostile queries on the seeds, locations gives Bleve's own map of the
-// matched terms (DocumentMatch.Complete) for the highlighted fields, and
-// the highlights made from either are the same.
-// (Complete's lists are in position order, locations' in the order Bleve
-// found them.)
-func TestLocationsAreCompletesMap(t *testing.T) {
-	e, _ := seedEngine(t)
+// TestHighlightIsBlevesHighlighter: for the hits of the bench requests, of
+// hostile queries and of every word of the seeds' titles, highlight makes
+// the fragments Bleve's simple highlighter makes, from the hit's list of
+// matched terms as from the map Complete makes of it, and leaves the hit
+// alone (it is shared by concurrent searches). Where two matched words of a
+// field start together and end apart ("torch" and "torch.compile"),
+// Bleve's marks depend on a map's order; those hits are counted, not
+// compared (TestHighlightMarksTheLongestWord).
+func TestHighlightIsBlevesHighlighter(t *testing.T) {
+	e, c := seedEngine(t)
 	s := e.snap.Load()
 	qs := []string{}
 	for _, r := range benchRequests {
@@ -177,7 +180,17 @@ func TestLocationsAreCompletesMap(t *testing.T) {
 	for _, shape := range hostileShapes {
 		qs = append(qs, g.query(shape.next))
 	}
-	hits := 0
+	seen := map[string]bool{}
+	word := regexp.MustCompile(`[\pL\pN]+`)
+	for _, tk := range c.Talks {
+		for _, w := range word.FindAllString(tk.Title, -1) {
+			if w = strings.ToLower(w); !seen[w] {
+				seen[w] = true
+				qs = append(qs, w)
+			}
+		}
+	}
+	hits, fragments, ambiguous := 0, 0, 0
 	for _, q := range qs {
 		pl := s.compile(syntax.Parse(q))
 		ms, _, err := s.candidates(context.Background(), pl)
@@ -188,31 +201,106 @@ func TestLocationsAreCompletesMap(t *testing.T) {
 			if m.hit == nil {
 				continue
 			}
-			own := bsearch.DocumentMatch{FieldTermLocations: slices.Clone(m.hit.FieldTermLocations)}
-			own.Complete(nil)
-			got := locations(m.hit)
-			for _, f := range highlightedFields {
-				if len(got[f]) != len(own.Locations[f]) {
-					t.Fatalf("%q, talk %s, %s: %d terms, Complete %d", q, m.d.talk.ID, f, len(got[f]), len(own.Locations[f]))
-				}
-				for term, locs := range own.Locations[f] {
-					// In any order: the highlighter orders them itself.
-					byPos := func(a, b *bsearch.Location) int { return cmp.Compare(a.Pos, b.Pos) }
-					slices.SortFunc(got[f][term], byPos)
-					if !slices.EqualFunc(got[f][term], locs, func(a, b *bsearch.Location) bool { return a.Pos == b.Pos && a.Start == b.Start && a.End == b.End }) {
-						t.Fatalf("%q, talk %s, %s %q: %v, Complete %v", q, m.d.talk.ID, f, term, got[f][term], locs)
-					}
-				}
+			before := slices.Clone(m.hit.FieldTermLocations)
+			got := highlight(m.hit, m.d.talk)
+			if m.hit.Locations != nil || !reflect.DeepEqual(m.hit.FieldTermLocations, before) {
+				t.Fatalf("%q, talk %s: the hit changed", q, m.d.talk.ID)
 			}
-			byComplete := *m.hit
-			byComplete.Locations = own.Locations
-			if a, b := highlight(m.hit, m.d.talk), highlight(&byComplete, m.d.talk); !reflect.DeepEqual(a, b) {
-				t.Fatalf("%q, talk %s: highlights %+v, from Complete's map %+v", q, m.d.talk.ID, a, b)
+			completed := bsearch.DocumentMatch{FieldTermLocations: slices.Clone(m.hit.FieldTermLocations)}
+			completed.Complete(nil)
+			if fromMap := highlight(&completed, m.d.talk); !reflect.DeepEqual(got, fromMap) {
+				t.Fatalf("%q, talk %s: highlights %+v, from Complete's map %+v", q, m.d.talk.ID, got, fromMap)
+			}
+			if startTogether(completed.Locations) {
+				ambiguous++
+				continue
+			}
+			if want := blevesHighlight(&completed, m.d.talk); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q, talk %s:\n got %+v\nwant %+v", q, m.d.talk.ID, got, want)
 			}
 			hits++
+			fragments += len(got.Title) + len(got.Abstract) + len(got.Speakers)
 		}
 	}
-	if hits < 400 {
-		t.Errorf("only %d hits compared", hits)
+	if hits < 3000 || fragments < hits || ambiguous > hits/10 {
+		t.Errorf("compared %d hits (%d fragments), %d not compared: want 3,000 hits or more, most compared, a fragment each at least", hits, fragments, ambiguous)
+	}
+}
+
+// startTogether reports whether two matched words of a highlighted field
+// start at the same byte and end apart.
+func startTogether(m bsearch.FieldTermLocationMap) bool {
+	for _, f := range highlightedFields {
+		ends := map[uint64]uint64{}
+		for _, locs := range m[f] {
+			for _, l := range locs {
+				if end, ok := ends[l.Start]; ok && end != l.End {
+					return true
+				}
+				ends[l.Start] = l.End
+			}
+		}
+	}
+	return false
+}
+
+// blevesHighlight is highlight done by Bleve's simple highlighter over a
+// document of the talk's fields, with the same fragmenters and formatter:
+// what highlight did before it made Bleve's fragments itself.
+func blevesHighlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
+	title := simplehl.NewHighlighter(titleFragmenter, markFormatter{}, fragmentSeparator)
+	abstract := simplehl.NewHighlighter(abstractFragmenter, markFormatter{}, fragmentSeparator)
+	own := *h
+	own.Fragments = nil
+	h = &own
+	doc := document.NewDocument(t.ID)
+	hl := Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
+	if len(h.Locations[index.FieldTitle]) > 0 {
+		doc.AddField(document.NewTextField(index.FieldTitle, nil, []byte(t.Title)))
+		hl.Title = marked(title.BestFragmentsInField(h, doc, index.FieldTitle, 1))
+	}
+	if len(h.Locations[index.FieldAbstract]) > 0 {
+		doc.AddField(document.NewTextField(index.FieldAbstract, nil, []byte(t.Abstract)))
+		hl.Abstract = marked(abstract.BestFragmentsInField(h, doc, index.FieldAbstract, abstractFragments))
+	}
+	if len(t.Speakers) > 0 && len(h.Locations[index.FieldSpeakers]) > 0 {
+		doc.AddField(document.NewTextField(index.FieldSpeakers, nil, []byte(index.SpeakersText(t))))
+		for _, f := range title.BestFragmentsInField(h, doc, index.FieldSpeakers, 1) {
+			hl.Speakers = append(hl.Speakers, marked(strings.Split(f, "\n"))...)
+		}
+	}
+	return hl
+}
+
+// TestHighlightMarksTheLongestWord: matched words that start together
+// ("torch", and the compound "torch.compile" it begins) are marked as the
+// longest of them, however the hit lists them; words matched twice are
+// marked once, and the title's list of its words keeps them apart from
+// the abstract's.
+func TestHighlightMarksTheLongestWord(t *testing.T) {
+	tk := &index.Talk{ID: "a", Title: "torch.compile rocks", Abstract: "Use torch.compile and torch."}
+	ftls := []bsearch.FieldTermLocation{
+		{Field: index.FieldTitle, Term: "torch", Location: bsearch.Location{Pos: 1, Start: 0, End: 5}},
+		{Field: index.FieldTitle, Term: "torchcompile", Location: bsearch.Location{Pos: 3, Start: 0, End: 13}},
+		{Field: index.FieldTitle, Term: "compile", Location: bsearch.Location{Pos: 2, Start: 6, End: 13}},
+		{Field: index.FieldAbstract, Term: "torch", Location: bsearch.Location{Pos: 5, Start: 22, End: 27}},
+		{Field: index.FieldAbstract, Term: "torch", Location: bsearch.Location{Pos: 5, Start: 22, End: 27}},
+		{Field: index.FieldAbstract, Term: "torchcompile", Location: bsearch.Location{Pos: 4, Start: 4, End: 17}},
+		{Field: index.FieldAbstract, Term: "torch", Location: bsearch.Location{Pos: 2, Start: 4, End: 9}},
+	}
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6}, {6, 5, 4, 3, 2, 1, 0}, {2, 1, 0, 5, 6, 4, 3}} {
+		h := &bsearch.DocumentMatch{}
+		for _, i := range order {
+			h.FieldTermLocations = append(h.FieldTermLocations, ftls[i])
+		}
+		got := highlight(h, tk)
+		want := Highlights{
+			Title:    []string{"<mark>torch.compile</mark> rocks"},
+			Abstract: []string{"Use <mark>torch.compile</mark> and <mark>torch</mark>."},
+			Speakers: []string{},
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("order %v:\n got %+v\nwant %+v", order, got, want)
+		}
 	}
 }

@@ -2,12 +2,12 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
-	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/google/go-cmp/cmp"
 
@@ -124,10 +124,15 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	if len(searched) == 0 {
 		t.Fatal("query matches nothing: the comparison would prove nothing")
 	}
-	locations := func(ms []match) map[string]bsearch.FieldTermLocationMap {
-		out := map[string]bsearch.FieldTermLocationMap{}
+	locations := func(ms []match) map[string][]string {
+		out := map[string][]string{}
+		var w matchedWords
 		for _, m := range ms {
-			out[m.d.talk.ID] = locations(m.hit)
+			for _, f := range highlightedFields {
+				for _, tl := range w.of(m.hit, f) {
+					out[m.d.talk.ID] = append(out[m.d.talk.ID], fmt.Sprintf("%s %s %d %d-%d", f, tl.Term, tl.Pos, tl.Start, tl.End))
+				}
+			}
 		}
 		return out
 	}
