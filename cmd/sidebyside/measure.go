@@ -17,6 +17,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/talksearch/talksearch/cmd/internal/gcgoal"
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
@@ -104,6 +105,7 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	defer e.Close()
 	st.ReadyS = round3(time.Since(t1).Seconds())
+	gcgoal.Tune() // as serve does
 	if cfg.memProf != "" {
 		if err := writeHeapProfile(cfg.memProf); err != nil {
 			return err

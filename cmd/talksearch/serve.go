@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 
+	"github.com/talksearch/talksearch/cmd/internal/gcgoal"
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
@@ -142,8 +143,9 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	// its files) is released once no request can use it.
 	defer engine.Close()
 	keepCorpus()
+	gcTuned := gcgoal.Tune()
 	kept := engine.Kept()
-	log.Info().Int("talks", len(corpus.Talks)).Bool("corpus_kept", src.Kept).Strs("derivations_kept", kept.Loaded).
+	log.Info().Int("talks", len(corpus.Talks)).Bool("gc_tuned", gcTuned).Bool("corpus_kept", src.Kept).Strs("derivations_kept", kept.Loaded).
 		Strs("derived", kept.Derived).Dur("took", time.Since(start)).Msg("index ready")
 	if src.Reason != "" {
 		log.Info().Str("reason", src.Reason).Msg("seeds parsed: the kept corpus is not theirs")
