@@ -206,6 +206,12 @@ func (sc *scanner) recycle(ms []match) {
 	sc.partBufs.Put(&ms)
 }
 
+// searcher is the searcher of q over the reader, flattened (flat): the
+// same matches and scores through fewer searchers.
+func (sc *scanner) searcher(ctx context.Context, q query.Query, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	return flat(q).Searcher(ctx, sc.reader, sc.mapping, o)
+}
+
 // scoringContext is ctx with the scoring model the reader's searchers read.
 func (sc *scanner) scoringContext(ctx context.Context) context.Context {
 	return context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
@@ -223,7 +229,7 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 		return nil
 	}
 	ctx = sc.scoringContext(ctx)
-	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
+	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{IncludeTermVectors: true})
 	if err != nil {
 		return fmt.Errorf("locate matched words: %w", err)
 	}
@@ -304,7 +310,7 @@ const maxPooledMatches = 64
 // (a heap of every hit, each hit's external id read from the index).
 func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string]bool) ([]match, error) {
 	ctx = sc.scoringContext(ctx)
-	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
+	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{IncludeTermVectors: true})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -346,7 +352,7 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 // to to (exclusive), coordinated over coord by the clauses masks says each
 // matches (none when masks is nil).
 func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
-	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{})
+	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{})
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
