@@ -22,20 +22,11 @@ import (
 // optional parts) too.
 func TestFlatScoresAreBlevesScores(t *testing.T) {
 	ctx := context.Background()
-	seeds := scannedSeeds(t)
-	fosdem := archiveEngine(t).snap.Load()
-	type q struct {
-		s    *snapshot
-		text string
-	}
-	var qs []q
-	for _, r := range benchRequests {
-		qs = append(qs, q{seeds, r.Query})
-	}
+	var more []string
 	g := newHostileGen(5, seedTitles(t))
 	for _, shape := range hostileShapes {
 		for range 3 {
-			qs = append(qs, q{seeds, g.query(shape.next)})
+			more = append(more, g.query(shape.next))
 		}
 	}
 	seen := map[string]bool{}
@@ -43,13 +34,11 @@ func TestFlatScoresAreBlevesScores(t *testing.T) {
 		for _, w := range regexp.MustCompile(`[\pL\pN]+`).FindAllString(title, -1) {
 			if w = strings.ToLower(w); !seen[w] {
 				seen[w] = true
-				qs = append(qs, q{seeds, w})
+				more = append(more, w)
 			}
 		}
 	}
-	for _, text := range fosdemQueries(t) {
-		qs = append(qs, q{fosdem, text})
-	}
+	qs := scannedQueries(t, more)
 	flattened, matches := 0, 0
 	for _, q := range qs {
 		pl := q.s.compile(syntax.Parse(q.text))

@@ -234,25 +234,37 @@ func TestLocateAsBleveSearch(t *testing.T) {
 	}
 }
 
+// snapQuery is a query of a test to run on a snapshot.
+type snapQuery struct {
+	s    *snapshot
+	text string
+}
+
+// scannedQueries are the bench requests and more on the seeds scanned,
+// then every judged FOSDEM query on the archive (scanned, one segment).
+func scannedQueries(t *testing.T, more []string) []snapQuery {
+	seeds := scannedSeeds(t)
+	fosdem := archiveEngine(t).snap.Load()
+	var qs []snapQuery
+	for _, r := range benchRequests {
+		qs = append(qs, snapQuery{seeds, r.Query})
+	}
+	for _, text := range more {
+		qs = append(qs, snapQuery{seeds, text})
+	}
+	for _, text := range fosdemQueries(t) {
+		qs = append(qs, snapQuery{fosdem, text})
+	}
+	return qs
+}
+
 // TestClauseMasksFromBitmaps: the clause masks read from the postings
 // bitmaps of a one-segment index are those of walking the term field
 // readers, for every judged FOSDEM query on the archive (scanned, one
 // segment) and the bench requests on the seeds scanned.
 func TestClauseMasksFromBitmaps(t *testing.T) {
 	ctx := context.Background()
-	seeds := scannedSeeds(t)
-	fosdem := archiveEngine(t).snap.Load()
-	type q struct {
-		s    *snapshot
-		text string
-	}
-	var qs []q
-	for _, r := range benchRequests {
-		qs = append(qs, q{seeds, r.Query})
-	}
-	for _, text := range fosdemQueries(t) {
-		qs = append(qs, q{fosdem, text})
-	}
+	qs := scannedQueries(t, nil)
 	compared := 0
 	for _, q := range qs {
 		pl := q.s.compile(syntax.Parse(q.text))
