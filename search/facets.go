@@ -138,21 +138,37 @@ func (fc *facetCounter) facets() Facets {
 // in a map first: a browse of the FOSDEM archive has hundreds of tracks
 // and rooms, and the map cost a twelfth of a search there.
 func orderFacet(values []string, counts []int, selected map[string]bool, byValue bool) []FacetValue {
-	vs := make([]FacetValue, 0, len(selected)+8)
-	for k, n := range counts[1:] {
-		if n > 0 {
-			vs = append(vs, FacetValue{Value: values[k], Count: n, Selected: selected[values[k]]})
-		}
-	}
-	extra := false
+	var extra []string
 	for v := range selected {
 		if k, ok := slices.BinarySearch(values, v); !ok || counts[k+1] == 0 {
-			vs = append(vs, FacetValue{Value: v, Count: 0, Selected: true})
-			extra = true
+			extra = append(extra, v)
 		}
 	}
-	if byValue && !extra {
-		return vs // values are sorted already
+	// The counted values by count, then value: values are sorted, so by
+	// count, then index. Sorting the (count, index) pairs rather than the
+	// values compares no strings: a FOSDEM search's hundreds of tracks and
+	// rooms, most of them counted once or twice, were a thirtieth of it.
+	type counted struct{ n, k int }
+	cs := make([]counted, 0, 16)
+	for k, n := range counts[1:] {
+		if n > 0 {
+			cs = append(cs, counted{n, k})
+		}
+	}
+	if !byValue {
+		slices.SortFunc(cs, func(a, b counted) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.k, b.k)) })
+	}
+	vs := make([]FacetValue, 0, len(cs)+len(extra))
+	for _, c := range cs {
+		vs = append(vs, FacetValue{Value: values[c.k], Count: c.n, Selected: selected[values[c.k]]})
+	}
+	if len(extra) == 0 {
+		return vs
+	}
+	// Selected values no talk has: counted 0, so last by count, and in
+	// their place by value.
+	for _, v := range extra {
+		vs = append(vs, FacetValue{Value: v, Selected: true})
 	}
 	slices.SortFunc(vs, func(a, b FacetValue) int {
 		if !byValue && a.Count != b.Count {
