@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
 
 	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
@@ -35,6 +36,12 @@ outer:
 		}
 		// Room left: push back towards the beginning, not across the
 		// previous match.
+		if start > maxbegin && start <= len(orig) {
+			// ASCII steps back, as the loop below takes them.
+			n := asciiRunBefore(orig[maxbegin:start], f.size-used)
+			start -= n
+			used += n
+		}
 		for start > 0 && used < f.size {
 			if start > len(orig) {
 				continue outer
@@ -64,7 +71,12 @@ outer:
 		} else {
 			room = 0
 		}
-		for offset := room / 2; offset > 0; offset-- {
+		offset := room / 2
+		if n := min(asciiRunBefore(orig[:start], offset), asciiRunBefore(orig[:end], offset)); n > 0 {
+			// ASCII steps back, as the loop below takes them.
+			start, end, offset = start-n, end-n, offset-n
+		}
+		for ; offset > 0; offset-- {
 			sz, ok := runeBefore(orig, start)
 			if !ok {
 				continue outer
@@ -127,13 +139,44 @@ func runeBefore(b []byte, i int) (int, bool) {
 }
 
 // asciiRun is the length of the ASCII bytes b starts with: as many runes.
+// Eight bytes are checked at a time (an abstract is mostly ASCII, and this
+// walk was a twentieth of a search on the seeds).
 func asciiRun(b []byte) int {
-	for i, c := range b {
-		if c >= utf8.RuneSelf {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&nonASCII != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
 			return i
 		}
 	}
 	return len(b)
+}
+
+// nonASCII has the high bit of each of eight bytes.
+const nonASCII = 0x8080808080808080
+
+// asciiRunBefore is the length of the ASCII bytes b ends with, at most
+// limit: as many runes.
+func asciiRunBefore(b []byte, limit int) int {
+	if limit < len(b) {
+		b = b[len(b)-limit:]
+	}
+	i := len(b)
+	for ; i >= 8; i -= 8 {
+		if binary.LittleEndian.Uint64(b[i-8:])&nonASCII != 0 {
+			break
+		}
+	}
+	for ; i > 0; i-- {
+		if b[i-1] >= utf8.RuneSelf {
+			break
+		}
+	}
+	return len(b) - i
 }
 
 // runesUpTo is min(utf8.RuneCount(b), limit), counting no further.

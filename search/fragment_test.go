@@ -1,10 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"testing"
+	"unicode/utf8"
 
 	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
 	"github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
@@ -88,4 +90,33 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// TestASCIIRuns: the word-at-a-time counts of leading and trailing ASCII
+// bytes are the byte-at-a-time ones, for every length up to 40, every
+// position of one non-ASCII byte, and every limit.
+func TestASCIIRuns(t *testing.T) {
+	for n := range 41 {
+		for at := -1; at < n; at++ {
+			b := bytes.Repeat([]byte{'a'}, n)
+			if at >= 0 {
+				b[at] = 0xc3
+			}
+			lead, trail := 0, 0
+			for lead < n && b[lead] < utf8.RuneSelf {
+				lead++
+			}
+			for trail < n && b[n-1-trail] < utf8.RuneSelf {
+				trail++
+			}
+			if got := asciiRun(b); got != lead {
+				t.Fatalf("asciiRun(%q) = %d, want %d", b, got, lead)
+			}
+			for limit := range n + 2 {
+				if got := asciiRunBefore(b, limit); got != min(trail, limit) {
+					t.Fatalf("asciiRunBefore(%q, %d) = %d, want %d", b, limit, got, min(trail, limit))
+				}
+			}
+		}
+	}
 }
