@@ -267,6 +267,10 @@ type matchedWords struct {
 // overlap marks the whole of "torch.compile". Bleve's highlighter leaves
 // that order to a map's and an unstable sort's, and marks either.
 func (w *matchedWords) of(h *bsearch.DocumentMatch, field string) bhighlight.TermLocations {
+	// Room for every matched word of the hit, once for its three fields.
+	if n := len(h.FieldTermLocations); cap(w.locs) < n {
+		w.locs, w.ordered = make([]bhighlight.TermLocation, 0, n), make(bhighlight.TermLocations, 0, n)
+	}
 	w.locs = w.locs[:0]
 	if h.Locations != nil {
 		for term, ls := range h.Locations[field] {
@@ -284,7 +288,14 @@ func (w *matchedWords) of(h *bsearch.DocumentMatch, field string) bhighlight.Ter
 		}
 	}
 	slices.SortFunc(w.locs, func(a, b bhighlight.TermLocation) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), strings.Compare(a.Term, b.Term), cmp.Compare(a.Pos, b.Pos))
+		// Terms are compared only where start and end tie: rarely.
+		if a.Start != b.Start {
+			return cmp.Compare(a.Start, b.Start)
+		}
+		if a.End != b.End {
+			return cmp.Compare(a.End, b.End)
+		}
+		return cmp.Or(strings.Compare(a.Term, b.Term), cmp.Compare(a.Pos, b.Pos))
 	})
 	w.locs = slices.CompactFunc(w.locs, func(a, b bhighlight.TermLocation) bool { return a.Term == b.Term && a.Pos == b.Pos })
 	w.ordered = w.ordered[:0]
