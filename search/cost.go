@@ -154,20 +154,21 @@ func (s *snapshot) affordableWords(b *budget) []string {
 // explain says whether anything was simplified, and what, for people.
 func (b *budget) explain() (bool, string) {
 	var parts []string
-	add := func(what string, items []string) {
+	// Formatted only for what was simplified: this runs on every search.
+	add := func(what string, limit int, items []string) {
 		if len(items) > 0 {
-			parts = append(parts, fmt.Sprintf("%s: %s", what, strings.Join(items, ", ")))
+			parts = append(parts, fmt.Sprintf(what, limit)+": "+strings.Join(items, ", "))
 		}
 	}
-	add(fmt.Sprintf("not checked for typos (at most %d words are)", maxCorrections), b.uncorrected)
-	add(fmt.Sprintf("matched as separate words (at most %d compound words are matched whole)", maxCompounds), b.plainCompounds)
-	add(fmt.Sprintf("counted together as one word (at most %d words count each)", maxWordClauses), b.plainWords)
-	add(fmt.Sprintf("matched as separate words (at most %d phrases are matched whole)", maxPhrases), b.plainPhrases)
-	add(fmt.Sprintf("left out (at most %d field clauses)", maxPhrases), b.droppedFields)
-	add(fmt.Sprintf("left out (at most %d exclusions)", maxPhrases), b.droppedExcludes)
-	add(fmt.Sprintf("left out (at most %d term lookups a query)", maxSearchers), b.droppedWords)
-	add(fmt.Sprintf("matched as separate words (at most %d term lookups a query)", maxSearchers), b.costlyPhrases)
-	add(fmt.Sprintf("phrases left out (at most %d term lookups a query)", maxSearchers), b.droppedPhrases)
+	add("not checked for typos (at most %d words are)", maxCorrections, b.uncorrected)
+	add("matched as separate words (at most %d compound words are matched whole)", maxCompounds, b.plainCompounds)
+	add("counted together as one word (at most %d words count each)", maxWordClauses, b.plainWords)
+	add("matched as separate words (at most %d phrases are matched whole)", maxPhrases, b.plainPhrases)
+	add("left out (at most %d field clauses)", maxPhrases, b.droppedFields)
+	add("left out (at most %d exclusions)", maxPhrases, b.droppedExcludes)
+	add("left out (at most %d term lookups a query)", maxSearchers, b.droppedWords)
+	add("matched as separate words (at most %d term lookups a query)", maxSearchers, b.costlyPhrases)
+	add("phrases left out (at most %d term lookups a query)", maxSearchers, b.droppedPhrases)
 	if b.noProximity {
 		parts = append(parts, fmt.Sprintf("words side by side not ranked higher (at most %d term lookups a query)", maxSearchers))
 	}
