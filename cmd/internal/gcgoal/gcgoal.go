@@ -2,7 +2,7 @@
 // its engine keeps live.
 //
 // Go's default goal (GOGC=100) is twice the live heap. A conference's
-// engine is small (the embedded seeds keep about 10 MiB live), so the
+// engine is small (the embedded seeds keep about 8 MiB live), so the
 // collector ran every couple of hundred searches and took a fifth of a
 // search's CPU, more than the highlighting. gctuner (bytedance/gopkg)
 // raises the percent after every collection so that the goal is
