@@ -262,10 +262,10 @@ type matchedWords struct {
 // is not changed, as other searches may be reading it. A word matched by
 // two clauses is in the list twice and is kept once, as Complete keeps it.
 //
-// Words that start together end in start order's tie by their ends, the
-// shorter first: "torch" before "torch.compile", so that merging the
-// overlap marks the whole of "torch.compile". Bleve's highlighter leaves
-// that order to a map's and an unstable sort's, and marks either.
+// Words that start together are ordered by their ends, the shorter first:
+// "torch" before "torch.compile", so that merging the overlap marks the
+// whole of "torch.compile". Bleve's highlighter leaves that order to a
+// map's and an unstable sort's, and marks either.
 func (w *matchedWords) of(h *bsearch.DocumentMatch, field string) bhighlight.TermLocations {
 	// Room for every matched word of the hit, once for its three fields.
 	if n := len(h.FieldTermLocations); cap(w.locs) < n {
