@@ -25,10 +25,13 @@ import "github.com/blevesearch/bleve/v2/search/query"
 func flat(q query.Query) query.Query {
 	b, ok := q.(*query.BooleanQuery)
 	if !ok {
-		return flatRoot(q)
+		f, _ := flatRoot(q)
+		return f
 	}
-	must, should, mustNot := flatRoot(b.Must), flatRoot(b.Should), flatRoot(b.MustNot)
-	if must == b.Must && should == b.Should && mustNot == b.MustNot {
+	must, c1 := flatRoot(b.Must)
+	should, c2 := flatRoot(b.Should)
+	mustNot, c3 := flatRoot(b.MustNot)
+	if !c1 && !c2 && !c3 {
 		return q
 	}
 	f := *b
@@ -36,23 +39,25 @@ func flat(q query.Query) query.Query {
 	return &f
 }
 
-// flatRoot is q, kept, with its clauses flattened.
-func flatRoot(q query.Query) query.Query {
+// flatRoot is q, kept, with its clauses flattened, and whether that changed
+// it. (Changes are tracked rather than found by comparing queries: a query
+// type need not be comparable.)
+func flatRoot(q query.Query) (query.Query, bool) {
 	switch r := q.(type) {
 	case *query.ConjunctionQuery:
 		if cs, changed := flatClauses(r.Conjuncts); changed {
 			c := *r
 			c.Conjuncts = cs
-			return &c
+			return &c, true
 		}
 	case *query.DisjunctionQuery:
 		if ds, changed := flatClauses(r.Disjuncts); changed {
 			d := *r
 			d.Disjuncts = ds
-			return &d
+			return &d, true
 		}
 	}
-	return q
+	return q, false
 }
 
 // flatClauses is qs flattened, and whether that changed any: qs itself if
@@ -60,21 +65,21 @@ func flatRoot(q query.Query) query.Query {
 func flatClauses(qs []query.Query) ([]query.Query, bool) {
 	var out []query.Query
 	for i, q := range qs {
-		f := q
+		f, changed := q, false
 		for {
 			if c, ok := f.(*query.ConjunctionQuery); ok && len(c.Conjuncts) == 1 {
-				f = c.Conjuncts[0]
+				f, changed = c.Conjuncts[0], true
 				continue
 			}
 			// A minimum above one clause matches nothing: kept as is.
 			if d, ok := f.(*query.DisjunctionQuery); ok && len(d.Disjuncts) == 1 && d.Min <= 1 {
-				f = d.Disjuncts[0]
+				f, changed = d.Disjuncts[0], true
 				continue
 			}
 			break
 		}
-		f = flatRoot(f)
-		if f != q && out == nil {
+		f, below := flatRoot(f)
+		if (changed || below) && out == nil {
 			out = make([]query.Query, len(qs))
 			copy(out, qs[:i])
 		}
