@@ -17,8 +17,9 @@ import (
 // differs from the right word's ("speculativ") still find it.
 type vocabulary struct {
 	df map[string]int
-	// sigs are the letter signatures of byLen's words (fuzzy.go).
-	sigs letterSigs
+	// lengths are byLen's words with their runes and letter signatures
+	// (fuzzy.go).
+	lengths lengthTable
 	// hyphens maps a joined form to the hyphenated word the corpus writes
 	// ("pretraining" → "pre-training", variants.go).
 	hyphens map[string]string
@@ -95,22 +96,30 @@ func (v *vocabulary) correctWithin(w string, limit, max int) []string {
 		return nil
 	}
 	rw := []rune(w)
+	// best is the distance of the closest words so far; only words within
+	// limit are ever returned, so none further is measured exactly.
 	best := limit + 1
 	var cands []string
 	var rows editRows
-	sigs, sw := v.sigs.of(v), letterSig(rw)
+	table, sw := v.lengths.of(v), letterSig(rw)
 	for n := len(rw) - limit; n <= len(rw)+limit; n++ {
-		for i, c := range v.byLen[n] {
-			if sigDistance(sw, sigs[n][i]) > best {
+		sl := table[n]
+		if sl == nil {
+			continue
+		}
+		for i, sig := range sl.sigs {
+			bound := min(best, limit)
+			if n-len(rw) > bound || len(rw)-n > bound || sigDistance(sw, sig) > bound {
 				continue
 			}
-			d := rows.distance(rw, v.runes[c], best)
+			d := rows.distance(rw, sl.runes[i], bound)
 			switch {
+			case d > bound:
 			case d < best:
 				best = d
-				cands = append(cands[:0], c)
+				cands = append(cands[:0], sl.words[i])
 			case d == best:
-				cands = append(cands, c)
+				cands = append(cands, sl.words[i])
 			}
 		}
 	}
