@@ -31,6 +31,12 @@ func safeHighlight(fragment string) template.HTML {
 func canonicalHighlight(f string) bool {
 	open := false
 	for i := 0; i < len(f); {
+		// Plain text is most of a fragment: skip to its next special byte.
+		j := strings.IndexAny(f[i:], "<>\"'&\x00")
+		if j < 0 {
+			break
+		}
+		i += j
 		switch rest := f[i:]; f[i] {
 		case '<':
 			switch {
@@ -49,8 +55,6 @@ func canonicalHighlight(f string) bool {
 				return false
 			}
 			i += n
-		default:
-			i++
 		}
 	}
 	return !open
