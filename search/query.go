@@ -190,7 +190,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				// The word being typed: "monr" finds Monarch.
 				alts = append(alts, s.completions(w)...)
 			}
-			alts = append(alts, synAlts[w]...)
+			alts = distinctAlternatives(append(alts, synAlts[w]...))
 			if s.common(w) && !allCommon {
 				commonClauses = append(commonClauses, bud.spent(s.wordClause(alts)))
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
@@ -472,6 +472,29 @@ type alternative struct {
 	text   string
 	weight float64
 	phrase bool
+}
+
+// distinctAlternatives keeps the first of alternatives that match alike
+// (the same text but for case, both phrases or both not), with the largest
+// weight of them, in order. A word's alternatives come from several
+// sources that can agree: "Monrach" is corrected to "monarch" and, as the
+// word being typed, completed to it too. Twice in a word's clause, an
+// alternative counted four times over (each match scores, and the clause's
+// boost and coordination follow the number of alternatives), so a misspelt
+// last word outweighed the rest of the query.
+func distinctAlternatives(alts []alternative) []alternative {
+	out := alts[:0]
+	for _, a := range alts {
+		i := slices.IndexFunc(out, func(b alternative) bool {
+			return b.phrase == a.phrase && strings.EqualFold(b.text, a.text)
+		})
+		if i < 0 {
+			out = append(out, a)
+			continue
+		}
+		out[i].weight = max(out[i].weight, a.weight)
+	}
+	return out
 }
 
 // wordClause matches one word of the query, or any of its alternatives, in
