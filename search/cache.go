@@ -46,6 +46,9 @@ func (c *boundedCache[V]) get(key string) (v V, ok bool) {
 	return c.c.GetIfPresent(key)
 }
 
+// keeps says whether put keeps anything (a cache of size 0 keeps nothing).
+func (c *boundedCache[V]) keeps() bool { return c.c != nil }
+
 func (c *boundedCache[V]) put(key string, v V) {
 	if c.c != nil {
 		c.c.Set(key, v)

@@ -107,7 +107,7 @@ func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, erro
 		return nil, err
 	}
 	qm := &queryMatches{pl: pl, cands: cands, weight: weight, suggest: sync.OnceValue(func() string { return s.suggestQuery(syntax.Parse(q)) })}
-	if s.onePass() && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
+	if s.onePass() && s.matches.keeps() && len(cands) <= maxKeptMatches && len(q) <= maxKeptQueryBytes {
 		qm.kept = true
 		s.matches.put(q, qm)
 	}
