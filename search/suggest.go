@@ -114,7 +114,7 @@ func (v *vocabulary) correctWithin(w string, limit, max int) []string {
 			}
 			d := rows.distance(rw, sl.runes[i], bound)
 			switch {
-			case d > bound:
+			case d > bound: // further than a word kept or the limit
 			case d < best:
 				best = d
 				cands = append(cands[:0], sl.words[i])
