@@ -14,6 +14,7 @@ package gcgoal
 
 import (
 	"os"
+	"sync"
 
 	"github.com/bytedance/gopkg/util/gctuner"
 )
@@ -26,13 +27,23 @@ const (
 )
 
 // Tune starts tuning the collector, unless the environment sets GOGC: that
-// is the operator's choice, kept as it is. It reports whether it started.
+// is the operator's choice, kept as it is. It reports whether the collector
+// is tuned. Once started, tuning lasts as long as the process: a later call
+// (the tests start serve many times in one process) changes nothing.
 func Tune() bool {
 	if _, ok := os.LookupEnv("GOGC"); ok {
 		return false
 	}
-	gctuner.SetMinGCPercent(100)
-	gctuner.SetMaxGCPercent(MaxPercent)
-	gctuner.Tuning(Threshold)
+	start.Do(func() {
+		gctuner.SetMinGCPercent(100)
+		gctuner.SetMaxGCPercent(MaxPercent)
+		gctuner.Tuning(Threshold)
+	})
 	return true
 }
+
+// start applies gctuner's settings once, before its tuner runs: they are
+// process-wide, and the tuner reads them after every collection without
+// synchronisation, so setting them again while it runs was a data race
+// (caught by -race in cmd/talksearch's tests, which serve many times).
+var start sync.Once

@@ -40,3 +40,22 @@ func percentAfterGC() int {
 	debug.SetGCPercent(pct)
 	return pct
 }
+
+// TestTuneTwice: a second Tune while the tuner runs (serve started again
+// in one process, as cmd/talksearch's tests do) changes no setting under
+// the tuner's feet: under -race, setting gctuner's percents again raced
+// with the tuner reading them after a collection.
+func TestTuneTwice(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	for range 3 {
+		if !Tune() {
+			t.Fatal("Tune did not start without GOGC")
+		}
+		percentAfterGC()
+	}
+	if got := percentAfterGC(); got != MaxPercent {
+		t.Errorf("percent %d with a test's heap after three Tune calls, want %d", got, MaxPercent)
+	}
+}
