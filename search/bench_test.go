@@ -158,7 +158,7 @@ func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
 			}
 			fc := s.newFacetCounter(sel, timeFilter{})
 			for _, m := range cands {
-				fc.add(m.d)
+				fc.add(&m)
 			}
 			_ = fc.facets()
 			return nil

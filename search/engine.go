@@ -291,9 +291,6 @@ type doc struct {
 	// isBreak repeats talk.Kind == index.KindBreak where a scan of every
 	// match reads it without loading the talk.
 	isBreak bool
-	// facet are the talk's values of each facet (facetNames) as 1 + their
-	// index in the snapshot's sorted values, 0 for none (see facetCounter).
-	facet [nFacets]int32
 	// startMin is the talk's start in minutes into its own day, -1 for
 	// none (timeFilter).
 	startMin int
@@ -335,6 +332,11 @@ type snapshot struct {
 	// (bm25.go); nil leaves them to Bleve.
 	bm25   *bsearch.BM25Stats
 	values map[string][]string // facet name → its known values, sorted
+	// facets are each talk's facet values by document number (layOut),
+	// as 1 + their index in values, 0 for none: a facet count reads them
+	// for every match, and read from the docs they were a cache miss per
+	// match (a tenth of a FOSDEM search).
+	facets [][nFacets]int32
 	// conferenceNames are the names of the conference ids.
 	conferenceNames map[string]string
 
@@ -414,14 +416,6 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	for _, vs := range s.values {
 		sort.Strings(vs)
 	}
-	for _, d := range s.byID {
-		for i, v := range talkFacetValues(d.talk) {
-			if v != "" {
-				k, _ := slices.BinarySearch(s.values[facetNames[i]], v)
-				d.facet[i] = int32(k + 1)
-			}
-		}
-	}
 	sort.SliceStable(s.byTime, func(i, j int) bool { return timeLess(s.byTime[i].talk, s.byTime[j].talk) })
 	for i, d := range s.byTime {
 		d.ord = i
@@ -471,8 +465,9 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	return s, nil
 }
 
-// layOut moves the docs into one array in document-number order. A scan
-// visits its matches in that order, and so does the facet count after it;
+// layOut moves the docs into one array in document-number order and
+// numbers their facet values (snapshot.facets). A scan visits its matches
+// in that order, and so does the facet count after it;
 // docs allocated one by one lie in the order of the corpus, which Bleve's
 // numbering shuffles, and a doc read at random was a cache miss per match:
 // a fifth of a search of 100k talks.
@@ -481,10 +476,17 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 // their numbers.
 func (s *snapshot) layOut() error {
 	all := make([]doc, 0, len(s.byTime))
+	s.facets = make([][nFacets]int32, len(s.scan.docs))
 	for n, d := range s.scan.docs {
 		if d != nil {
 			all = append(all, *d) // within its capacity: the pointers stay
 			s.scan.docs[n] = &all[len(all)-1]
+			for i, v := range talkFacetValues(d.talk) {
+				if v != "" {
+					k, _ := slices.BinarySearch(s.values[facetNames[i]], v)
+					s.facets[n][i] = int32(k + 1)
+				}
+			}
 		}
 	}
 	// Each talk has one number at most, so every talk has one when the

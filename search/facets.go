@@ -8,7 +8,7 @@ import (
 
 // Facets whose counts ignore their own selection are counted in Go, over
 // every talk matching the query, at any corpus size: a talk's values are
-// indexes into the snapshot's sorted values (doc.facet), so counting is a
+// indexes into the snapshot's sorted values (snapshot.facets), so counting is a
 // loop over the matches. Corpora of up to Options.OnePassMax talks get their
 // matches from one Bleve search; larger ones from a scan of the query's
 // searcher that reads only document numbers and scores (scan.go), which
@@ -56,11 +56,13 @@ func (s *snapshot) canonicalValue(facet, v string) string {
 
 // facetCounter counts facet values over candidate talks; a talk counts in
 // a facet when it passes the selections of the other facets. Talks carry
-// their values as indexes into the snapshot's sorted values (doc.facet), so
+// their values as indexes into the snapshot's sorted values (snapshot.facets), so
 // counting is slice arithmetic, not map lookups: a browse of a large corpus
 // counts every talk.
 type facetCounter struct {
-	sel    selection
+	sel selection
+	// byNum are the talks' facet values by document number (snapshot.facets).
+	byNum  [][nFacets]int32
 	values [nFacets][]string
 	pass   [nFacets][]bool // by value index (0: no value); nil: every talk passes
 	counts [nFacets][]int  // by value index; counts[i][0] are the talks without a value
@@ -73,7 +75,7 @@ type facetCounter struct {
 }
 
 func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter {
-	fc := &facetCounter{sel: sel, when: when, labels: s.conferenceNames}
+	fc := &facetCounter{sel: sel, byNum: s.facets, when: when, labels: s.conferenceNames}
 	for i, name := range facetNames {
 		fc.values[i] = s.values[name]
 		fc.counts[i] = make([]int, len(fc.values[i])+1)
@@ -87,14 +89,16 @@ func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter
 	return fc
 }
 
-// add counts d and says whether it passes every selection (is a result).
-func (fc *facetCounter) add(d *doc) bool {
-	if !fc.when.passes(d) {
+// add counts m's talk and says whether it passes every selection (is a
+// result).
+func (fc *facetCounter) add(m *match) bool {
+	if !fc.when.passes(m.d) {
 		return false
 	}
+	values := &fc.byNum[m.num]
 	failed, fails := -1, 0
 	for i := range nFacets {
-		if fc.pass[i] != nil && !fc.pass[i][d.facet[i]] {
+		if fc.pass[i] != nil && !fc.pass[i][values[i]] {
 			failed, fails = i, fails+1
 		}
 	}
@@ -104,10 +108,10 @@ func (fc *facetCounter) add(d *doc) bool {
 	switch fails {
 	case 0:
 		for i := range nFacets {
-			fc.counts[i][d.facet[i]]++
+			fc.counts[i][values[i]]++
 		}
 	case 1:
-		fc.counts[failed][d.facet[failed]]++
+		fc.counts[failed][values[failed]]++
 	}
 	return fails == 0
 }

@@ -59,7 +59,7 @@ func TestRescoreKeepsTheJudgedPages(t *testing.T) {
 		fc := s.newFacetCounter(s.newSelection(r), newTimeFilter(r))
 		var results []match
 		for _, m := range all {
-			if fc.add(m.d) {
+			if fc.add(&m) {
 				results = append(results, m)
 			}
 		}

@@ -16,7 +16,10 @@ import (
 // match is a talk matching a query, with its score, and the Bleve hit with
 // the positions of the matched words when the search asked for them.
 type match struct {
-	d     *doc
+	d *doc
+	// num is d's document number (doc.num), which counting facets reads
+	// without loading d.
+	num   uint64
 	score float64
 	hit   *bsearch.DocumentMatch
 	// factor is what a scan multiplied Bleve's score by (soft
@@ -135,7 +138,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 		results = make([]match, 0, len(cands))
 	}
 	for _, m := range cands {
-		if fc.add(m.d) {
+		if fc.add(&m) {
 			results = append(results, m)
 		}
 	}
@@ -186,7 +189,7 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, float64, e
 		out := make([]match, 0, len(s.byTime))
 		for _, d := range s.scan.docs {
 			if d != nil && keep(d) {
-				out = append(out, match{d: d})
+				out = append(out, match{d: d, num: d.num})
 			}
 		}
 		return out, 0, nil
