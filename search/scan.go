@@ -227,9 +227,12 @@ func (sc *scanner) scoringContext(ctx context.Context) context.Context {
 // locate sets the hit of each match of page: q's match of that talk with
 // the positions of the matched words, for highlights. One searcher of q
 // that records positions advances from talk to talk of the page in
-// document order, reading nothing of the talks between them: a Bleve
-// search of the page's ids AND q cost a third of the scan itself, most of
-// it collecting and the conjunction with the ids.
+// document order, scoring and collecting none of the talks between them:
+// a Bleve search of the page's ids AND q cost a third of the scan itself,
+// most of it collecting and the conjunction with the ids. (zap still walks
+// each term's postings up to the page's talks, skipping the frequencies
+// and positions in the target's chunk, which for a term of fewer than
+// 1,024 talks is the whole list: locating costs about a read of its terms.)
 func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) error {
 	if len(page) == 0 {
 		return nil
@@ -257,7 +260,7 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 }
 
 // advanceTo advances searcher to the talks of ms in document number order,
-// reading nothing of the talks between them, and calls at with each talk
+// scoring none of the talks between them, and calls at with each talk
 // it matches and its match. The matches are the caller's when keep, else
 // they go back to the pool once passed.
 func advanceTo(sctx *bsearch.SearchContext, searcher bsearch.Searcher, ms []match, keep bool, at func(i int, dm *bsearch.DocumentMatch)) error {
