@@ -2,11 +2,9 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sort"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
@@ -138,20 +136,25 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 		nil,
 		[]query.Query{query.NewDocIDQuery([]string{d.talk.ID}), breaks},
 	)
-	req := bleve.NewSearchRequestOptions(q, relatedCandidates, 0, false)
-	res, err := s.idx.SearchInContext(ctx, req)
+	// The candidates are the best of the scan, ties in talk order: Bleve's
+	// own top n breaks ties by document number, which differs between two
+	// builds of the same talks (batches are indexed two at a time), so a
+	// tie at the cut made the related talks of a rebuild differ.
+	ms, _, err := s.scan.matches(ctx, q, nil, nil)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, err
 	}
+	defer s.scan.recycle(ms)
 	type cand struct {
 		d     *doc
 		v     *termVector
 		score float64
 	}
-	cands := make([]cand, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		o, ok := s.byID[h.ID]
-		if !ok || o.talk.Kind == index.KindBreak || o == d {
+	page := pageOf(ms, SortRelevance, 0, relatedCandidates)
+	cands := make([]cand, 0, len(page))
+	for _, m := range page {
+		o := m.d
+		if o.talk.Kind == index.KindBreak || o == d {
 			continue
 		}
 		vb := s.vectorOf(o)

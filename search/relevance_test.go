@@ -3,6 +3,7 @@ package search
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -446,5 +447,43 @@ func TestRelevanceTable(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRelatedTiesInTalkOrder: talks that tie with each other as candidates
+// and in similarity come in talk order, whatever document numbers the
+// index gave them. More of them tie than the candidates kept, so a cut by
+// document number (Bleve's own top n, whose numbers follow the order in
+// which a batch's analysis finished) changed the related talks from one
+// build of the same talks to the next.
+func TestRelatedTiesInTalkOrder(t *testing.T) {
+	talks := []index.Talk{{ID: "target", Title: "Monarch actors for distributed training", Kind: index.KindTalk}}
+	for i := range relatedCandidates + 20 {
+		talks = append(talks, index.Talk{ID: fmt.Sprintf("twin-%02d", i), Title: "Monarch actors in distributed training", Kind: index.KindTalk})
+	}
+	for i := range 40 { // for the words' document frequencies
+		talks = append(talks, index.Talk{ID: fmt.Sprintf("other-%02d", i), Title: fmt.Sprintf("Compiler passes, part %d", i), Kind: index.KindTalk})
+	}
+	var want []string
+	for i := range DefaultRelatedCount {
+		want = append(want, fmt.Sprintf("twin-%02d", i))
+	}
+	for build := range 5 {
+		e, err := New(&ingest.Corpus{Talks: talks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := e.Talk(context.Background(), "target")
+		e.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range d.Related {
+			got = append(got, r.ID)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("build %d: related %v, want %v", build, got, want)
+		}
 	}
 }
