@@ -32,17 +32,19 @@ func newDocument(t Talk) map[string]any {
 }
 
 // batchSize documents go to Bleve at once: large enough that batching pays,
-// small enough that a batch of long abstracts stays a few MiB. Each batch
-// becomes one segment; an index of several is merged into one on disk
-// (merge.go), so the batch size no longer decides the segments a search
-// visits. Larger batches hold more analysis in memory until their segment
-// is built (5,000 per batch raised an in-memory build's peak RSS from 855
-// to 1,518 MiB at 100k talks); smaller ones make more segments to merge
-// (100k talks, two batches in flight: 500 per batch cut the peak RSS from
-// 708 to 626 MiB for 30 % more CPU, 250 to 615 MiB for 58 % more).
+// small enough that the batches in flight (see indexTalks) stay a few tens
+// of MiB of analysis. Each batch becomes one segment; an index of several
+// is merged into one on disk (merge.go), so the batch size no longer
+// decides the segments a search visits. Larger batches hold more analysis
+// in memory until their segment is built (5,000 per batch raised an
+// in-memory build's peak RSS from 855 to 1,518 MiB at 100k talks); smaller
+// ones make more segments to merge. 100k talks, two batches in flight,
+// five pairs each against one batch of 1,000 at a time (whole process
+// peak RSS 584-590 MiB): 1,000 per batch built in 0.75x the time at
+// 716 MiB, 700 in 0.72-0.82x at 660 MiB, 500 in 0.89x at 642 MiB.
 //
-// Memory: the peak of a build is the talks, the batch in flight and the Go
-// runtime's headroom (GOGC=100); the merged index is a file mapped from
+// Memory: the peak of a build is the talks, the batches in flight and the
+// Go runtime's headroom (GOGC=100); the merged index is a file mapped from
 // disk, not Go heap. The soft limit that trades CPU for memory is the
 // environment's GOMEMLIMIT, which the runtime reads by itself. Build does
 // not set a limit itself: it is process-wide, only the command that owns
@@ -50,10 +52,10 @@ func newDocument(t Talk) map[string]any {
 // batch's analysis) leaves a limit little room (100k talks, two batches in
 // flight: GOMEMLIMIT=450MiB cut the peak from 725 to 561 MiB for 50 % more
 // build CPU, GOGC=50 to 521 MiB for 30 % more).
-const batchSize = 1000
+const batchSize = 700
 
 // Progress is told, after each batch, how many of total talks are indexed.
-// Calls come one at a time, from the goroutine that indexes.
+// Calls come one at a time, in order, from the goroutine that called Build.
 type Progress func(done, total int)
 
 // Build indexes talks into a new read-only index: in memory when they fit
@@ -77,29 +79,43 @@ func BuildWithProgress(talks []Talk, p Progress) (bleve.Index, error) {
 	return idx, nil
 }
 
-// indexTalks adds talks to idx in batches, by ID, so indexing the same talk
-// twice overwrites it. Batches go in one at a time: Bleve analyses a
-// batch's documents on every core and builds its segment on one, and a
-// second batch in flight, meant to keep the other core busy meanwhile,
-// held a second batch's analysis (~50 MiB at 1,000 talks) and cost more
-// CPU than it saved wall time. 100k generated talks, one batch at a time
-// against two, three pairs on one machine at load 1.5-7: the build's peak
-// RSS 535-567 against 692-746 MiB, 29-39 against 34-43 CPU-s, 20-39
-// against 28-58 s.
+// indexTalks adds talks to idx in batches, two in flight: Bleve analyses a
+// batch's documents on every core but builds its segment on one, so while
+// one batch's segment is built the next one is analysed (Bleve takes
+// batches concurrently). One batch at a time left a core idle for half of
+// the build. The talks' IDs are distinct (ingest's dedup; the search
+// engine refuses a corpus that repeats one), so two batches in flight
+// never race to write the same document.
+//
+// Progress is told in order, from this goroutine, as each batch is in.
 func indexTalks(idx bleve.Index, talks []Talk, p Progress) error {
-	for from := 0; from < len(talks); from += batchSize {
-		batch := talks[from:min(from+batchSize, len(talks))]
-		if err := indexBatch(idx, batch, from); err != nil {
-			return err
-		}
-		if p != nil {
-			p(from+len(batch), len(talks))
-		}
-	}
 	if len(talks) == 0 {
 		return indexBatch(idx, talks, 0)
 	}
-	return nil
+	var running chan error // the batch in flight before the one just started
+	runningEnd := 0
+	wait := func() error {
+		if err := <-running; err != nil {
+			return err
+		}
+		if p != nil {
+			p(runningEnd, len(talks))
+		}
+		return nil
+	}
+	for from := 0; from < len(talks); from += batchSize {
+		batch := talks[from:min(from+batchSize, len(talks))]
+		next := make(chan error, 1)
+		go func() { next <- indexBatch(idx, batch, from) }()
+		if running != nil {
+			if err := wait(); err != nil {
+				<-next // no batch outlives the call
+				return err
+			}
+		}
+		running, runningEnd = next, from+len(batch)
+	}
+	return wait()
 }
 
 // indexBatch indexes talks, the ones from index from on, as one batch.

@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
@@ -35,7 +36,7 @@ func TestBuildMergesBatches(t *testing.T) {
 		t.Errorf("DocCount %d, want %d", n, len(talks))
 	}
 	// Talks of the first and the last batch are found.
-	for _, id := range []string{"0", "2000"} {
+	for _, id := range []string{"0", strconv.Itoa(2 * batchSize)} {
 		if got := searchIDs(t, idx, matchField(FieldTitle, "number "+id)); len(got) != 1 || got[0] != "t"+id {
 			t.Errorf("talk number %s: %v", id, got)
 		}

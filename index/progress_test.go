@@ -23,7 +23,8 @@ func TestBuildProgress(t *testing.T) {
 	if n, _ := idx.DocCount(); n != uint64(len(talks)) {
 		t.Errorf("%d documents, want %d", n, len(talks))
 	}
-	if d := cmp.Diff([][2]int{{1000, 2500}, {2000, 2500}, {2500, 2500}}, calls); d != "" {
+	n := len(talks)
+	if d := cmp.Diff([][2]int{{batchSize, n}, {2 * batchSize, n}, {n, n}}, calls); d != "" {
 		t.Errorf("calls (-want +got):\n%s", d)
 	}
 	var small [][2]int
