@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 
@@ -137,12 +138,12 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 		[]query.Query{query.NewDocIDQuery([]string{d.talk.ID}), breaks},
 	)
 	// The candidates are the best of the scan, ties in talk order: Bleve's
-	// own top n breaks ties by document number, which differs between two
-	// builds of the same talks (batches are indexed two at a time), so a
-	// tie at the cut made the related talks of a rebuild differ.
+	// own top n breaks ties by document number, and Bleve numbers a batch's
+	// documents in the order their analysis finishes, so a tie at the cut
+	// made the related talks of two builds of the same talks differ.
 	ms, _, err := s.scan.matches(ctx, q, nil, nil)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("related candidates: %w", err)
 	}
 	defer s.scan.recycle(ms)
 	type cand struct {
