@@ -121,9 +121,9 @@ func indexTalks(idx bleve.Index, talks []Talk, p Progress) error {
 // indexBatch indexes talks, the ones from index from on, as one batch.
 func indexBatch(idx bleve.Index, talks []Talk, from int) error {
 	b := idx.NewBatch()
-	for _, t := range talks {
+	for i, t := range talks {
 		if err := b.Index(t.ID, newDocument(t)); err != nil {
-			return fmt.Errorf("index talk %s: %w", t.ID, err)
+			return fmt.Errorf("index talk %d (id %q): %w", from+i, t.ID, err)
 		}
 	}
 	if err := idx.Batch(b); err != nil {

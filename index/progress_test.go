@@ -37,3 +37,34 @@ func TestBuildProgress(t *testing.T) {
 		t.Errorf("one batch (-want +got):\n%s", d)
 	}
 }
+
+// TestBuildStopsAtAFailedBatch: a talk Bleve refuses (it has no ID) fails
+// the build with that talk named by its place among the talks, whichever
+// of the two batches in flight it is in; the batches before it were told,
+// none after.
+func TestBuildStopsAtAFailedBatch(t *testing.T) {
+	for _, bad := range []int{batchSize + 3, 2*batchSize + 3} {
+		talks := make([]Talk, 3*batchSize+10)
+		for i := range talks {
+			talks[i] = Talk{ID: fmt.Sprintf("t-%d", i), Title: fmt.Sprintf("Talk number %d", i), Kind: KindTalk}
+		}
+		talks[bad].ID = ""
+		var calls [][2]int
+		idx, err := BuildWithProgress(talks, func(done, total int) { calls = append(calls, [2]int{done, total}) })
+		if err == nil {
+			idx.Close()
+			t.Fatalf("talk %d without an ID: no error", bad)
+		}
+		from := bad / batchSize * batchSize
+		if want := fmt.Sprintf(`index talk %d (id ""): document ID cannot be empty`, bad); err.Error() != want {
+			t.Errorf("talk %d without an ID: error %q, want %q", bad, err, want)
+		}
+		var told [][2]int
+		for end := batchSize; end <= from; end += batchSize {
+			told = append(told, [2]int{end, len(talks)})
+		}
+		if d := cmp.Diff(told, calls); d != "" {
+			t.Errorf("talk %d without an ID: progress (-want +got):\n%s", bad, d)
+		}
+	}
+}
