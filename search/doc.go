@@ -30,9 +30,9 @@
 // the query's searcher split across cores (scan.go).
 // Highlights are Bleve's html highlighter driven directly: the whole title,
 // the two best abstract fragments cut at word boundaries, only fragments
-// with a match. Related talks (related.go) are Bleve candidates for the
-// talk's distinctive terms ranked by the cosine of their termvec vectors,
-// the weighting overlap detection uses too.
+// with a match. Related talks (related.go) are the best-scored talks of a
+// scan for the talk's distinctive terms (ties in talk order), ranked by the
+// cosine of their termvec vectors, the weighting overlap detection uses too.
 //
 // # Engine
 //
