@@ -97,3 +97,15 @@ func seedTalksOf(tb testing.TB) []index.Talk {
 	_, c := seedEngine(tb)
 	return c.Talks
 }
+
+// BenchmarkVocabularySynthetic: the typo vocabulary of the synthetic corpus,
+// one of the derivations a large corpus waits for before it serves.
+func BenchmarkVocabularySynthetic(b *testing.B) {
+	if testing.Short() {
+		b.Skip("synthetic corpus skipped with -short")
+	}
+	talks := synthetic.Talks(seedTalksOf(b), *syntheticSize, 1)
+	for b.Loop() {
+		newVocabulary(talks)
+	}
+}

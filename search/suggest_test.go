@@ -1,7 +1,11 @@
 package search
 
 import (
+	"os"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -68,4 +72,53 @@ func TestVocabularyCorrections(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lowerThenSplit is what surfaceWords means: the lower-cased text's runs of
+// letters and digits.
+func lowerThenSplit(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	})
+}
+
+// surfaceWordsCases are texts where lower-casing and splitting could part:
+// capitals whose lower case is no letter of the same shape (İ, ǅ), digits of
+// other scripts, Roman numerals, combining marks, invalid UTF-8.
+var surfaceWordsCases = []string{
+	"", "   ", "PyTorch 2.5: KV-cache, torch.compile & FSDP2!", "İstanbul ǅemal ΣΊΣΥΦΟΣ Straße",
+	"ⅫⅣ Ⓐ ٣٤ x²", "e\u0301cole naïve", "bad \xff\xfe bytes\xc3", "ÀB-c_d", "MiXeD123Case", "ﬁnance Ǆ",
+}
+
+// TestSurfaceWordsAsLowerThenSplit: the words of every text of the seeds
+// and of FOSDEM 2024+2025 (when present), and of the odd cases, are those
+// of the lower-cased text split at every rune that is no letter or digit.
+func TestSurfaceWordsAsLowerThenSplit(t *testing.T) {
+	texts := slices.Clone(surfaceWordsCases)
+	talks := seedTalksOf(t)
+	if _, err := os.Stat(fosdemFiles[0]); err == nil {
+		talks = append(talks, loadFOSDEM(t).Talks...)
+	}
+	for _, tk := range talks {
+		texts = append(texts, tk.Title, tk.Abstract, tk.Track, tk.Room)
+		for _, sp := range tk.Speakers {
+			texts = append(texts, sp.Name, sp.Affiliation)
+		}
+	}
+	for _, text := range texts {
+		if got, want := surfaceWords(text), lowerThenSplit(text); !slices.Equal(got, want) {
+			t.Fatalf("surfaceWords(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func FuzzSurfaceWords(f *testing.F) {
+	for _, s := range surfaceWordsCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := surfaceWords(text), lowerThenSplit(text); !slices.Equal(got, want) {
+			t.Fatalf("surfaceWords(%q) = %q, want %q", text, got, want)
+		}
+	})
 }
