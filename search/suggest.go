@@ -76,14 +76,22 @@ func surfaceWords(text string) []string {
 }
 
 // eachSurfaceWord calls fn with each of surfaceWords(text) in turn: the
-// words of strings.FieldsFunc(strings.ToLower(text), notWordRune), without
-// lower-casing the whole text first. A word already in lower case is a
-// substring of text, not a copy: lower-casing every text and splitting it
-// allocated 900 MB for the vocabulary of 100k talks, most of the 2.3 s it
-// took. A rune is part of a word when its lower case is a letter or a
-// digit, as in the lower-cased text.
+// runs of letters and digits of strings.ToLower(text), without lower-casing
+// the whole text first. A word already in lower case is a substring of
+// text, not a copy: lower-casing every text and splitting it allocated
+// 900 MB for the vocabulary of 100k talks, most of the 2.2 s it took. A
+// rune is part of a word when its lower case is a letter or a digit, as in
+// the lower-cased text; strings.ToLower maps rune by rune, so a word's
+// lower case is the lower-cased text's word.
 func eachSurfaceWord(text string, fn func(string)) {
 	start, lower := -1, true // the word being read, and whether it is already lower case
+	emit := func(end int) {
+		if w := text[start:end]; lower {
+			fn(w)
+		} else {
+			fn(strings.ToLower(w))
+		}
+	}
 	for i, r := range text {
 		in, isLower := wordRune(r)
 		switch {
@@ -92,12 +100,12 @@ func eachSurfaceWord(text string, fn func(string)) {
 		case in:
 			lower = lower && isLower
 		case start >= 0:
-			emitSurfaceWord(text[start:i], lower, fn)
+			emit(i)
 			start = -1
 		}
 	}
 	if start >= 0 {
-		emitSurfaceWord(text[start:], lower, fn)
+		emit(len(text))
 	}
 }
 
@@ -115,16 +123,6 @@ func wordRune(r rune) (in, isLower bool) {
 	}
 	l := unicode.ToLower(r)
 	return unicode.IsLetter(l) || unicode.IsNumber(l), l == r
-}
-
-// emitSurfaceWord passes on a run of word runes, lower-cased. Lower-casing
-// rune by rune is what strings.ToLower does, so the run's lower case is the
-// lower-cased text's run.
-func emitSurfaceWord(run string, lower bool, fn func(string)) {
-	if !lower {
-		run = strings.ToLower(run)
-	}
-	fn(run)
 }
 
 // maxEdits is how many edits a word of n letters may be away from its
