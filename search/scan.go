@@ -54,6 +54,8 @@ type scanner struct {
 	minPart int
 	// maskPool recycles the clause masks of scans (scancoord.go).
 	maskPool sync.Pool
+	// evalPool recycles the evaluators of tree scans (treescan.go).
+	evalPool sync.Pool
 }
 
 func newScanner(idx bleve.Index, byID map[string]*doc) (*scanner, error) {
@@ -151,9 +153,19 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClau
 		masks = *mp
 		defer sc.putMasks(mp)
 	}
+	tq, err := sc.treeScan(ctx, flat(q))
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	part := func(from, to uint64, out []match) ([]match, float64, error) {
+		if tq != nil {
+			return sc.treePart(ctx, tq, coord, masks, tracks, from, to, out)
+		}
+		return sc.scanPart(ctx, q, coord, masks, tracks, from, to, out)
+	}
 	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/sc.minPart))
 	if parts == 1 {
-		return sc.scanPart(ctx, q, coord, masks, tracks, 0, uint64(len(sc.docs)), sc.buffer())
+		return part(0, uint64(len(sc.docs)), sc.buffer())
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -168,7 +180,7 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClau
 			// Every part's searcher is of the same query over the same
 			// reader: one weight.
 			var w float64
-			outs[k], w, errs[k] = sc.scanPart(ctx, q, coord, masks, tracks, from, to, buf)
+			outs[k], w, errs[k] = part(from, to, buf)
 			if k == 0 {
 				weight = w
 			}
@@ -362,6 +374,26 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 	}
 }
 
+// appendMatch appends to out the match of document n with Bleve's score,
+// unless it is no talk or not of tracks: soft coordination over the
+// clauses masks says it matches (none when masks is nil), breaks ranked
+// down.
+func (sc *scanner) appendMatch(out []match, n uint64, score float64, cf *coordFactors, masks []uint32, tracks map[string]bool) []match {
+	d := sc.docs[n]
+	if d == nil || (tracks != nil && !tracks[d.track]) {
+		return out
+	}
+	factor := 1.0
+	isBreak := sc.breaks[n]
+	if masks != nil {
+		factor = cf.factor(masks[n], !isBreak)
+	}
+	if isBreak {
+		factor *= breakFactor
+	}
+	return append(out, match{d: d, num: n, score: score * factor, factor: factor})
+}
+
 // scanPart appends to out the matches of q among documents numbered from
 // to to (exclusive), coordinated over coord by the clauses masks says each
 // matches (none when masks is nil).
@@ -396,17 +428,7 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordCla
 		if n >= to {
 			return out, weight, nil
 		}
-		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
-			factor := 1.0
-			isBreak := sc.breaks[n]
-			if masks != nil {
-				factor = cf.factor(masks[n], !isBreak)
-			}
-			if isBreak {
-				factor *= breakFactor
-			}
-			out = append(out, match{d: d, num: n, score: dm.Score * factor, factor: factor})
-		}
+		out = sc.appendMatch(out, n, dm.Score, cf, masks, tracks)
 		sctx.DocumentMatchPool.Put(dm)
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {

@@ -1,0 +1,469 @@
+package search
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/scorer"
+	bleveidx "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+)
+
+// A scan of a large corpus reads every match of its query, and Bleve's
+// searchers spent most of that passing each match up a tree of
+// searchers: a pooled match per term and level, the disjunctions'
+// merges, a scorer call apiece (100k talks, `pytorch`: 80,000 matches,
+// three fifths of the scan above the postings). A query made of
+// conjunctions, disjunctions and terms is evaluated here a term at a
+// time instead: each term's postings are read straight from the index's
+// one segment and added into a score per document, and each conjunction
+// and disjunction combines its clauses' scores by document number. The
+// scores are Bleve's, to the bit: the same BM25 of each term (the
+// TermQueryScorer's formula and query weight), the same query norm, a
+// disjunction's sum times the share of its clauses matched, a
+// conjunction's sum, each summed in the order Bleve's searchers sum their
+// clauses (sorted by count). A clause of another kind (a phrase) is read
+// through its Bleve searcher as a term is through its postings.
+// TestTreeScanIsBlevesScan holds the matches and scores to Bleve's.
+
+type treeOp uint8
+
+const (
+	opNone treeOp = iota
+	opTerm
+	opSearcher
+	opDisjunction
+	opConjunction
+)
+
+// treeNode is one searcher of a compiled query: what Bleve would build
+// for it, reduced to what scoring needs.
+type treeNode struct {
+	op treeOp
+	// children are in the order Bleve's searcher sums them.
+	children []*treeNode
+	// count is Bleve's Count() of the searcher, which orders its parent's
+	// clauses; weight is its Weight(), the sum of squared term weights.
+	count  uint64
+	weight float64
+
+	// opTerm
+	postings segment.PostingsList
+	idf      float64
+	avgLen   float64
+	boost    float64
+	qweight  float64 // boost × idf × query norm, as SetQueryNorm makes it
+
+	// opSearcher
+	q query.Query
+}
+
+// treeQuery is a query compiled for a tree scan.
+type treeQuery struct {
+	root *treeNode
+	// not matches the documents to leave out (a Boolean query's must-not
+	// clauses); nil for none.
+	not  *treeNode
+	norm float64
+}
+
+// maxTreeClauses bounds a disjunction the tree scan evaluates: Bleve sums
+// more than DisjunctionHeapTakeover clauses in the order of its heap, not
+// of their counts, and a match's clauses are counted in a uint16.
+const maxTreeClauses = 10
+
+// treeScan compiles q for a tree scan of sc's index, or returns nil when q
+// is not one: another reader than one zap segment, a query kind or a
+// scoring model this does not score as Bleve does.
+func (sc *scanner) treeScan(ctx context.Context, q query.Query) (*treeQuery, error) {
+	stats, ok := ctx.Value(bsearch.BM25StatsKey).(*bsearch.BM25Stats)
+	if !ok || sc.scoring != bleveidx.BM25Scoring {
+		return nil, nil
+	}
+	snap, ok := sc.reader.(*scorch.IndexSnapshot)
+	if !ok || len(snap.Segments()) != 1 {
+		return nil, nil
+	}
+	seg := snap.Segments()[0]
+	c := &treeCompiler{ctx: ctx, sc: sc, seg: seg.Segment(), deleted: seg.Deleted(), stats: stats, dicts: map[string]segment.TermDictionary{}}
+	tq := &treeQuery{}
+	must := q
+	if b, ok := q.(*query.BooleanQuery); ok {
+		if b.Should != nil || b.Must == nil || b.Filter != nil {
+			return nil, nil
+		}
+		must = b.Must
+		if b.MustNot != nil {
+			not, err := c.node(b.MustNot)
+			if err != nil || not == nil {
+				return nil, err
+			}
+			if not.op != opNone {
+				tq.not = not
+			}
+		}
+	}
+	root, err := c.node(must)
+	if err != nil || root == nil {
+		return nil, err
+	}
+	if root.op != opDisjunction && root.op != opConjunction {
+		// A lone term is scored without a query norm, which no query
+		// of a plan is.
+		return nil, nil
+	}
+	tq.root = root
+	// The root searcher's norm, which it tells every searcher below.
+	tq.norm = 1.0 / math.Sqrt(root.weight)
+	tq.setNorm(root)
+	return tq, nil
+}
+
+func (tq *treeQuery) setNorm(n *treeNode) {
+	if n.op == opTerm {
+		n.qweight = n.boost * n.idf * tq.norm
+	}
+	for _, c := range n.children {
+		tq.setNorm(c)
+	}
+}
+
+type treeCompiler struct {
+	ctx     context.Context
+	sc      *scanner
+	seg     segment.Segment
+	deleted *roaring.Bitmap
+	stats   *bsearch.BM25Stats
+	dicts   map[string]segment.TermDictionary
+}
+
+// node compiles q, or returns nil when the tree scan cannot score it.
+func (c *treeCompiler) node(q query.Query) (*treeNode, error) {
+	switch q := q.(type) {
+	case *query.MatchNoneQuery:
+		return &treeNode{op: opNone}, nil
+	case *query.TermQuery:
+		if q.FieldVal == "" {
+			return nil, nil
+		}
+		return c.term(q.FieldVal, q.Term, q.BoostVal.Value())
+	case *query.DisjunctionQuery:
+		if q.Min > 1 || len(q.Disjuncts) > maxTreeClauses {
+			return nil, nil
+		}
+		return c.composite(opDisjunction, q.Disjuncts)
+	case *query.ConjunctionQuery:
+		return c.composite(opConjunction, q.Conjuncts)
+	}
+	// Any other clause (a phrase) through its Bleve searcher.
+	return c.searcherNode(q)
+}
+
+func (c *treeCompiler) composite(op treeOp, qs []query.Query) (*treeNode, error) {
+	n := &treeNode{op: op}
+	for _, q := range qs {
+		ch, err := c.node(q)
+		if err != nil || ch == nil {
+			return nil, err
+		}
+		n.children = append(n.children, ch)
+	}
+	if len(n.children) == 0 {
+		return &treeNode{op: opNone}, nil
+	}
+	// Bleve's searchers sort their clauses by count (sort.Sort of an
+	// OrderedSearcherList), then sum weights and scores in that order.
+	sort.Sort(byCount(n.children))
+	for _, ch := range n.children {
+		n.count += ch.count
+		n.weight += ch.weight
+	}
+	return n, nil
+}
+
+type byCount []*treeNode
+
+func (b byCount) Len() int           { return len(b) }
+func (b byCount) Less(i, j int) bool { return b[i].count < b[j].count }
+func (b byCount) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
+
+// term compiles a term of a field as NewTermSearcher scores it with BM25
+// statistics from the context (searcher.bm25ScoreMetrics).
+func (c *treeCompiler) term(field, term string, boost float64) (*treeNode, error) {
+	card, ok := c.stats.FieldCardinality[field]
+	if !ok {
+		return nil, nil // Bleve's error, which a Bleve scan reports
+	}
+	count := uint64(c.stats.DocCount)
+	if count == 0 && card == 0 {
+		return nil, nil // tf-idf: not scored here
+	}
+	avg := math.Ceil(float64(card) / float64(count))
+	if !(avg > 0) {
+		return nil, nil
+	}
+	d, ok := c.dicts[field]
+	if !ok {
+		var err error
+		if d, err = c.seg.Dictionary(field); err != nil {
+			return nil, fmt.Errorf("term dictionary of %s: %w", field, err)
+		}
+		c.dicts[field] = d
+	}
+	pl, err := d.PostingsList([]byte(term), c.deleted, nil)
+	if err != nil {
+		return nil, fmt.Errorf("postings of %s:%s: %w", field, term, err)
+	}
+	docTerm := pl.Count()
+	// scorer.TermQueryScorer.computeIDF, BM25.
+	idf := math.Log(1 + (float64(count)-float64(docTerm)+0.5)/(float64(docTerm)+0.5))
+	w := boost * idf
+	return &treeNode{op: opTerm, postings: pl, idf: idf, avgLen: avg, boost: boost, count: docTerm, weight: w * w}, nil
+}
+
+// searcherNode is a clause read through its Bleve searcher. Its count and
+// weight are the searcher's; each part of a scan makes its own.
+func (c *treeCompiler) searcherNode(q query.Query) (*treeNode, error) {
+	s, err := q.Searcher(c.ctx, c.sc.reader, c.sc.mapping, bsearch.SearcherOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return &treeNode{op: opSearcher, q: q, count: s.Count(), weight: s.Weight()}, nil
+}
+
+// treeEval evaluates a tree query over the documents numbered from..to of
+// one part of a scan. Not safe for concurrent use: one per part.
+type treeEval struct {
+	ctx      context.Context
+	sc       *scanner
+	norm     float64
+	from, to uint64
+	// acc and cnt are the score and clauses matched of each document of
+	// the part (index: number - from), zero outside a node's evaluation.
+	acc []float64
+	cnt []uint16
+	// free holds lists to reuse.
+	free []*scoredDocs
+}
+
+// scoredDocs are documents with their scores.
+type scoredDocs struct {
+	docs   []uint32
+	scores []float64
+}
+
+func (e *treeEval) list() *scoredDocs {
+	if n := len(e.free); n > 0 {
+		l := e.free[n-1]
+		e.free = e.free[:n-1]
+		l.docs, l.scores = l.docs[:0], l.scores[:0]
+		return l
+	}
+	return &scoredDocs{}
+}
+
+func (e *treeEval) release(l *scoredDocs) { e.free = append(e.free, l) }
+
+// run evaluates tq and calls emit with each matching document and its
+// score, in no particular order.
+func (e *treeEval) run(tq *treeQuery, emit func(n uint64, score float64)) error {
+	size := int(e.to - e.from)
+	if cap(e.acc) < size {
+		e.acc = make([]float64, size)
+		e.cnt = make([]uint16, size)
+	}
+	e.acc, e.cnt = e.acc[:size], e.cnt[:size]
+	var excluded *roaring.Bitmap
+	if tq.not != nil {
+		l, err := e.eval(tq.not)
+		if err != nil {
+			return err
+		}
+		excluded = roaring.New()
+		excluded.AddMany(l.docs)
+		e.release(l)
+	}
+	l, err := e.eval(tq.root)
+	if err != nil {
+		return err
+	}
+	defer e.release(l)
+	for i, d := range l.docs {
+		if excluded != nil && excluded.Contains(d) {
+			continue
+		}
+		emit(uint64(d), l.scores[i])
+	}
+	return nil
+}
+
+// eval returns the documents of the part that n matches, with n's score.
+func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
+	if err := e.ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch n.op {
+	case opNone:
+		return e.list(), nil
+	case opTerm, opSearcher:
+		out := e.list()
+		err := e.each(n, func(d uint32, s float64) {
+			out.docs = append(out.docs, d)
+			out.scores = append(out.scores, s)
+		})
+		return out, err
+	}
+	// The composite clauses first: they use acc and cnt themselves.
+	lists := make([]*scoredDocs, len(n.children))
+	for i, ch := range n.children {
+		if ch.op == opDisjunction || ch.op == opConjunction {
+			l, err := e.eval(ch)
+			if err != nil {
+				return nil, err
+			}
+			lists[i] = l
+		}
+	}
+	out := e.list()
+	add := func(d uint32, s float64) {
+		k := d - uint32(e.from)
+		if e.cnt[k] == 0 {
+			out.docs = append(out.docs, d)
+		}
+		e.acc[k] += s
+		e.cnt[k]++
+	}
+	for i, ch := range n.children {
+		if ch.op == opNone {
+			continue
+		}
+		if l := lists[i]; l != nil {
+			for j, d := range l.docs {
+				add(d, l.scores[j])
+			}
+			e.release(l)
+			continue
+		}
+		if err := e.each(ch, add); err != nil {
+			return nil, err
+		}
+	}
+	// Each match's score as Bleve's scorers combine its clauses'.
+	total := uint16(len(n.children))
+	keep := out.docs[:0]
+	for _, d := range out.docs {
+		k := d - uint32(e.from)
+		sum, c := e.acc[k], e.cnt[k]
+		e.acc[k], e.cnt[k] = 0, 0
+		switch {
+		case n.op == opDisjunction:
+			sum *= float64(c) / float64(total)
+		case c < total:
+			continue // a conjunction the document does not match whole
+		}
+		keep = append(keep, d)
+		out.scores = append(out.scores, sum)
+	}
+	out.docs = keep
+	return out, nil
+}
+
+// each calls at with every document of the part that the term or
+// searcher n matches, in document order, with its score.
+func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
+	if n.op == opSearcher {
+		return e.eachOfSearcher(n, at)
+	}
+	it := n.postings.Iterator(true, true, false, nil)
+	var p segment.Posting
+	var err error
+	if e.from > 0 {
+		p, err = it.Advance(e.from)
+	} else {
+		p, err = it.Next()
+	}
+	k1, b := bsearch.BM25_k1, bsearch.BM25_b
+	for ; err == nil && p != nil; p, err = it.Next() {
+		d := p.Number()
+		if d >= e.to {
+			return nil
+		}
+		// scorer.TermQueryScorer.Score and docScore, BM25.
+		var tf float64
+		if f := p.Frequency(); f < scorer.MaxSqrtCache {
+			tf = scorer.SqrtCache[int(f)]
+		} else {
+			tf = math.Sqrt(float64(f))
+		}
+		norm := p.Norm()
+		fieldLength := 1 / (norm * norm)
+		score := n.idf * (tf * k1) / (tf + k1*(1-b+(b*fieldLength/n.avgLen)))
+		if n.qweight != 1.0 {
+			score = score * n.qweight
+		}
+		at(uint32(d), score)
+	}
+	if err != nil {
+		return fmt.Errorf("postings: %w", err)
+	}
+	return nil
+}
+
+func (e *treeEval) eachOfSearcher(n *treeNode, at func(d uint32, score float64)) error {
+	s, err := n.q.Searcher(e.ctx, e.sc.reader, e.sc.mapping, bsearch.SearcherOptions{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	s.SetQueryNorm(e.norm)
+	sctx := &bsearch.SearchContext{
+		DocumentMatchPool: bsearch.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0),
+		IndexReader:       e.sc.reader,
+	}
+	var dm *bsearch.DocumentMatch
+	if e.from > 0 {
+		first := make(bleveidx.IndexInternalID, 8)
+		binary.BigEndian.PutUint64(first, e.from)
+		dm, err = s.Advance(sctx, first)
+	} else {
+		dm, err = s.Next(sctx)
+	}
+	for ; err == nil && dm != nil; dm, err = s.Next(sctx) {
+		d, _ := docNumber(dm.IndexInternalID)
+		if d >= e.to {
+			return nil
+		}
+		at(uint32(d), dm.Score)
+		sctx.DocumentMatchPool.Put(dm)
+	}
+	return err
+}
+
+// treePart is scanPart for a tree query: it appends to out the matches of
+// tq among documents numbered from to to (exclusive).
+func (sc *scanner) treePart(ctx context.Context, tq *treeQuery, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
+	to = min(to, uint64(len(sc.docs)))
+	e, _ := sc.evalPool.Get().(*treeEval)
+	if e == nil {
+		e = &treeEval{sc: sc}
+	}
+	defer sc.evalPool.Put(e)
+	e.ctx, e.norm, e.from, e.to = ctx, tq.norm, from, to
+	cf := newCoordFactors(coord)
+	err := e.run(tq, func(n uint64, score float64) {
+		out = sc.appendMatch(out, n, score, cf, masks, tracks)
+	})
+	e.ctx = nil
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	return out, tq.root.weight, nil
+}
