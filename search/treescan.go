@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -39,6 +40,7 @@ const (
 	opNone treeOp = iota
 	opTerm
 	opSearcher
+	opPhrase
 	opDisjunction
 	opConjunction
 )
@@ -63,6 +65,12 @@ type treeNode struct {
 
 	// opSearcher
 	q query.Query
+
+	// opPhrase: the phrase's terms in its order, and the position of
+	// each in the phrase (gaps between them); its children are the same
+	// terms in the order the phrase's conjunction sums them.
+	slots   []*treeNode
+	offsets []uint64
 }
 
 // treeQuery is a query compiled for a tree scan.
@@ -72,6 +80,8 @@ type treeQuery struct {
 	// clauses); nil for none.
 	not  *treeNode
 	norm float64
+	// deleted are the segment's deleted documents.
+	deleted *roaring.Bitmap
 }
 
 // maxTreeClauses bounds a disjunction the tree scan evaluates: Bleve sums
@@ -93,7 +103,7 @@ func (sc *scanner) treeScan(ctx context.Context, q query.Query) (*treeQuery, err
 	}
 	seg := snap.Segments()[0]
 	c := &treeCompiler{ctx: ctx, sc: sc, seg: seg.Segment(), deleted: seg.Deleted(), stats: stats, dicts: map[string]segment.TermDictionary{}}
-	tq := &treeQuery{}
+	tq := &treeQuery{deleted: seg.Deleted()}
 	must := q
 	if b, ok := q.(*query.BooleanQuery); ok {
 		if b.Should != nil || b.Must == nil || b.Filter != nil {
@@ -161,9 +171,48 @@ func (c *treeCompiler) node(q query.Query) (*treeNode, error) {
 		return c.composite(opDisjunction, q.Disjuncts)
 	case *query.ConjunctionQuery:
 		return c.composite(opConjunction, q.Conjuncts)
+	case textPhrase:
+		if n, err := c.phrase(q); err != nil || n != nil {
+			return n, err
+		}
 	}
-	// Any other clause (a phrase) through its Bleve searcher.
+	// Any other clause through its Bleve searcher.
 	return c.searcherNode(q)
+}
+
+// phrase compiles a phrase of one term or a gap (any word) at each
+// position, as the text phrase's searcher scores it: the conjunction of
+// its terms (each with the phrase's boost), of the talks with the terms in
+// a row. Other phrases (alternatives, fuzziness) are nil.
+func (c *treeCompiler) phrase(q textPhrase) (*treeNode, error) {
+	if q.Fuzziness != 0 || q.FieldVal == "" {
+		return nil, nil
+	}
+	n := &treeNode{op: opPhrase}
+	for i, alts := range trimLeadingGaps(q.Terms) {
+		if isGap(alts) {
+			continue // any one word
+		}
+		if len(alts) != 1 {
+			return nil, nil
+		}
+		t, err := c.term(q.FieldVal, alts[0], q.BoostVal.Value())
+		if err != nil || t == nil {
+			return nil, err
+		}
+		n.slots = append(n.slots, t)
+		n.offsets = append(n.offsets, uint64(i))
+	}
+	if len(n.slots) < 2 {
+		return nil, nil
+	}
+	n.children = slices.Clone(n.slots)
+	sort.Sort(byCount(n.children))
+	for _, ch := range n.children {
+		n.count += ch.count
+		n.weight += ch.weight
+	}
+	return n, nil
 }
 
 func (c *treeCompiler) composite(op treeOp, qs []query.Query) (*treeNode, error) {
@@ -245,6 +294,7 @@ type treeEval struct {
 	ctx      context.Context
 	sc       *scanner
 	norm     float64
+	deleted  *roaring.Bitmap
 	from, to uint64
 	// acc and cnt are the score and clauses matched of each document of
 	// the part (index: number - from), zero outside a node's evaluation.
@@ -313,7 +363,7 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 	switch n.op {
 	case opNone:
 		return e.list(), nil
-	case opTerm, opSearcher:
+	case opTerm, opSearcher, opPhrase:
 		out := e.list()
 		err := e.each(n, func(d uint32, s float64) {
 			out.docs = append(out.docs, d)
@@ -379,8 +429,11 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 // each calls at with every document of the part that the term or
 // searcher n matches, in document order, with its score.
 func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
-	if n.op == opSearcher {
+	switch n.op {
+	case opSearcher:
 		return e.eachOfSearcher(n, at)
+	case opPhrase:
+		return e.eachOfPhrase(n, at)
 	}
 	it := n.postings.Iterator(true, true, false, nil)
 	var p segment.Posting
@@ -396,25 +449,111 @@ func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
 		if d >= e.to {
 			return nil
 		}
-		// scorer.TermQueryScorer.Score and docScore, BM25.
-		var tf float64
-		if f := p.Frequency(); f < scorer.MaxSqrtCache {
-			tf = scorer.SqrtCache[int(f)]
-		} else {
-			tf = math.Sqrt(float64(f))
-		}
-		norm := p.Norm()
-		fieldLength := 1 / (norm * norm)
-		score := n.idf * (tf * k1) / (tf + k1*(1-b+(b*fieldLength/n.avgLen)))
-		if n.qweight != 1.0 {
-			score = score * n.qweight
-		}
-		at(uint32(d), score)
+		at(uint32(d), n.score(p, k1, b))
 	}
 	if err != nil {
 		return fmt.Errorf("postings: %w", err)
 	}
 	return nil
+}
+
+// score is the BM25 score of term n's posting p, as
+// scorer.TermQueryScorer's Score and docScore compute it.
+func (n *treeNode) score(p segment.Posting, k1, b float64) float64 {
+	var tf float64
+	if f := p.Frequency(); f < scorer.MaxSqrtCache {
+		tf = scorer.SqrtCache[int(f)]
+	} else {
+		tf = math.Sqrt(float64(f))
+	}
+	norm := p.Norm()
+	fieldLength := 1 / (norm * norm)
+	score := n.idf * (tf * k1) / (tf + k1*(1-b+(b*fieldLength/n.avgLen)))
+	if n.qweight != 1.0 {
+		score = score * n.qweight
+	}
+	return score
+}
+
+// eachOfPhrase calls at with every document of the part that has phrase
+// n's terms in a row, and its score. The candidates, the talks with every
+// term, are the intersection of the terms' postings bitmaps, and each
+// term's postings are read with their positions at the candidates only:
+// Bleve's conjunction read every posting of each term with its positions.
+func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) error {
+	var cands *roaring.Bitmap
+	for _, t := range n.slots {
+		or, ok := t.postings.(interface{ OrInto(*roaring.Bitmap) })
+		if !ok {
+			return fmt.Errorf("phrase postings: a %T is not a bitmap", t.postings)
+		}
+		b := roaring.New()
+		or.OrInto(b)
+		if cands == nil {
+			cands = b
+		} else {
+			cands.And(b)
+		}
+	}
+	if e.deleted != nil {
+		cands.AndNot(e.deleted)
+	}
+	cands.RemoveRange(0, e.from)
+	cands.RemoveRange(e.to, math.MaxUint32+1)
+	its := make([]segment.PostingsIterator, len(n.slots))
+	for i, t := range n.slots {
+		its[i] = t.postings.Iterator(true, true, true, nil)
+	}
+	ps := make([]segment.Posting, len(n.slots))
+	k1, b := bsearch.BM25_k1, bsearch.BM25_b
+	it := cands.Iterator()
+	for it.HasNext() {
+		d := uint64(it.Next())
+		for i, pi := range its {
+			p, err := pi.Advance(d)
+			if err != nil {
+				return fmt.Errorf("phrase postings: %w", err)
+			}
+			if p == nil || p.Number() != d {
+				return fmt.Errorf("phrase postings: document %d is not in a term's postings", d)
+			}
+			ps[i] = p
+		}
+		if !inARow(ps, n.offsets) {
+			continue
+		}
+		// The conjunction's sum, in its order of the terms.
+		var sum float64
+		for _, ch := range n.children {
+			sum += ch.score(ps[slices.Index(n.slots, ch)], k1, b)
+		}
+		at(uint32(d), sum)
+	}
+	return nil
+}
+
+// inARow says whether the postings' terms stand at their offsets in the
+// phrase from a position of the first, in one value of the field
+// (phrasePaths without alternatives).
+func inARow(ps []segment.Posting, offsets []uint64) bool {
+next:
+	for _, first := range ps[0].Locations() {
+		for i, p := range ps[1:] {
+			want := first.Pos() + offsets[i+1]
+			found := false
+			for _, l := range p.Locations() {
+				if l.Pos() == want && slices.Equal(l.ArrayPositions(), first.ArrayPositions()) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (e *treeEval) eachOfSearcher(n *treeNode, at func(d uint32, score float64)) error {
@@ -456,7 +595,7 @@ func (sc *scanner) treePart(ctx context.Context, tq *treeQuery, coord []coordCla
 		e = &treeEval{sc: sc}
 	}
 	defer sc.evalPool.Put(e)
-	e.ctx, e.norm, e.from, e.to = ctx, tq.norm, from, to
+	e.ctx, e.norm, e.deleted, e.from, e.to = ctx, tq.norm, tq.deleted, from, to
 	cf := newCoordFactors(coord)
 	err := e.run(tq, func(n uint64, score float64) {
 		out = sc.appendMatch(out, n, score, cf, masks, tracks)

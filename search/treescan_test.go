@@ -32,7 +32,7 @@ func TestTreeScanIsBlevesScan(t *testing.T) {
 		more = append(more, strings.Fields(title)...)
 	}
 	more = append(more, `"distributed training" -monarch`, `llm -"large language"`, `torch.compile -inference`)
-	trees, matches := 0, 0
+	trees, phrases, matches := 0, 0, 0
 	for _, q := range scannedQueries(t, more) {
 		pl := q.s.compile(syntax.Parse(q.text))
 		sc := q.s.scan
@@ -49,6 +49,7 @@ func TestTreeScanIsBlevesScan(t *testing.T) {
 				continue
 			}
 			trees++
+			phrases += countOp(tq.root, opPhrase)
 			n := uint64(len(sc.docs))
 			want, wantW, err := sc.scanPart(bctx, bq, nil, nil, nil, 0, n, nil)
 			if err != nil {
@@ -71,8 +72,9 @@ func TestTreeScanIsBlevesScan(t *testing.T) {
 			matches += len(want)
 		}
 	}
-	if trees < 800 || matches < 75_000 {
-		t.Errorf("%d queries tree-scanned, %d matches compared: want 800 and 75,000", trees, matches)
+	t.Logf("%d queries tree-scanned, %d phrases, %d matches compared", trees, phrases, matches)
+	if trees < 800 || phrases < 200 || matches < 75_000 {
+		t.Errorf("%d queries tree-scanned, %d phrases, %d matches compared: want 800, 200 and 75,000", trees, phrases, matches)
 	}
 }
 
@@ -85,4 +87,16 @@ func matchLines(ms []match) string {
 		fmt.Fprintf(&b, "%d %x\n", m.num, math.Float64bits(m.score))
 	}
 	return b.String()
+}
+
+// countOp is the number of nodes of op in the tree below n.
+func countOp(n *treeNode, op treeOp) int {
+	c := 0
+	if n.op == op {
+		c++
+	}
+	for _, ch := range n.children {
+		c += countOp(ch, op)
+	}
+	return c
 }
