@@ -26,8 +26,11 @@
 //
 // Facets on track, level and room count each facet without its own
 // selection, in Go over every matching talk (facets.go): conference-sized
-// corpora get the matches from one Bleve search, large ones from a scan of
-// the query's searcher split across cores (scan.go).
+// corpora get the matches from one Bleve search, large ones from a scan
+// split across cores (scan.go): a query of conjunctions, disjunctions,
+// terms and phrases reads its terms' postings from the index's one segment
+// and combines the scores itself, Bleve's scores to the bit (treescan.go);
+// any other through its Bleve searcher.
 // Highlights are Bleve's html highlighter driven directly: the whole title,
 // the two best abstract fragments cut at word boundaries, only fragments
 // with a match. Related talks (related.go) are the best-scored talks of a

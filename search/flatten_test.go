@@ -22,23 +22,7 @@ import (
 // optional parts) too.
 func TestFlatScoresAreBlevesScores(t *testing.T) {
 	ctx := context.Background()
-	var more []string
-	g := newHostileGen(5, seedTitles(t))
-	for _, shape := range hostileShapes {
-		for range 3 {
-			more = append(more, g.query(shape.next))
-		}
-	}
-	seen := map[string]bool{}
-	for _, title := range seedTitles(t) {
-		for _, w := range regexp.MustCompile(`[\pL\pN]+`).FindAllString(title, -1) {
-			if w = strings.ToLower(w); !seen[w] {
-				seen[w] = true
-				more = append(more, w)
-			}
-		}
-	}
-	qs := scannedQueries(t, more)
+	qs := scannedQueries(t, hostileAndTitleWords(t, 5))
 	flattened, matches := 0, 0
 	for _, q := range qs {
 		pl := q.s.compile(syntax.Parse(q.text))
@@ -153,4 +137,26 @@ func TestFlatKeepsTheRoot(t *testing.T) {
 	if differ == 0 {
 		t.Error("no term scores alone otherwise than under a root: the test shows nothing")
 	}
+}
+
+// hostileAndTitleWords are three hostile queries of each shape (generated
+// from seed) and every word of the seeds' titles.
+func hostileAndTitleWords(t *testing.T, seed uint64) []string {
+	var more []string
+	g := newHostileGen(seed, seedTitles(t))
+	for _, shape := range hostileShapes {
+		for range 3 {
+			more = append(more, g.query(shape.next))
+		}
+	}
+	seen := map[string]bool{}
+	for _, title := range seedTitles(t) {
+		for _, w := range regexp.MustCompile(`[\pL\pN]+`).FindAllString(title, -1) {
+			if w = strings.ToLower(w); !seen[w] {
+				seen[w] = true
+				more = append(more, w)
+			}
+		}
+	}
+	return more
 }

@@ -371,6 +371,10 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 		})
 		return out, err
 	}
+	if len(n.children) == 1 {
+		// Bleve's score of one clause is the clause's: 0 + s, or s × 1/1.
+		return e.eval(n.children[0])
+	}
 	// The composite clauses first: they use acc and cnt themselves.
 	lists := make([]*scoredDocs, len(n.children))
 	for i, ch := range n.children {
