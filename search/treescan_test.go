@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -20,52 +21,86 @@ import (
 // titles' words and hostile queries on the seeds scanned, in one part and
 // in three.
 func TestTreeScanIsBlevesScan(t *testing.T) {
-	ctx := context.Background()
 	more := append(hostileAndTitleWords(t, 7), `"distributed training" -monarch`, `llm -"large language"`, `torch.compile -inference`)
-	trees, phrases, matches := 0, 0, 0
+	var all treeCounts
 	for _, q := range scannedQueries(t, more) {
-		pl := q.s.compile(syntax.Parse(q.text))
-		sc := q.s.scan
-		for _, bq := range []query.Query{pl.q, pl.required, pl.optional} {
-			if bq == nil {
-				continue
-			}
-			bctx := sc.scoringContext(q.s.withBM25(ctx))
-			tq, err := sc.treeScan(bctx, flat(bq))
-			if err != nil {
-				t.Fatalf("%q: %v", q.text, err)
-			}
-			if tq == nil {
-				continue
-			}
-			trees++
-			phrases += countOp(tq.root, opPhrase)
-			n := uint64(len(sc.docs))
-			want, wantW, err := sc.scanPart(bctx, bq, nil, nil, nil, 0, n, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, cuts := range [][]uint64{{0, n}, {0, n / 3, n / 2, n}} {
-				var got []match
-				var gotW float64
-				for i := 0; i+1 < len(cuts); i++ {
-					part, w, err := sc.treePart(bctx, tq, nil, nil, nil, cuts[i], cuts[i+1], nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, gotW = append(got, part...), w
-				}
-				if a, b := matchLines(got), matchLines(want); a != b || gotW != wantW {
-					t.Fatalf("%q (%d parts): tree scan, weight %v\n%s\nBleve's, weight %v\n%s", q.text, len(cuts)-1, gotW, a, wantW, b)
-				}
-			}
-			matches += len(want)
+		c := compareTreeScans(t, q.s, q.text)
+		all.trees += c.trees
+		all.phrases += c.phrases
+		all.matches += c.matches
+	}
+	t.Logf("%d queries tree-scanned, %d phrases, %d matches compared", all.trees, all.phrases, all.matches)
+	if all.trees < 500 || all.phrases < 180 || all.matches < 70_000 {
+		t.Errorf("%d queries tree-scanned, %d phrases, %d matches compared: want 500, 180 and 70,000", all.trees, all.phrases, all.matches)
+	}
+}
+
+// treeCounts are what compareTreeScans compared: queries, their phrases
+// and their matches.
+type treeCounts struct{ trees, phrases, matches int }
+
+// compareTreeScans compares the tree scan of each Bleve query of text's
+// plan that it takes with the Bleve scan of the same query over s, in one
+// part and in three.
+func compareTreeScans(t *testing.T, s *snapshot, text string) treeCounts {
+	t.Helper()
+	var c treeCounts
+	pl := s.compile(syntax.Parse(text))
+	sc := s.scan
+	for _, bq := range []query.Query{pl.q, pl.required, pl.optional} {
+		if bq == nil {
+			continue
 		}
+		ctx := sc.scoringContext(s.withBM25(context.Background()))
+		tq, err := sc.treeScan(ctx, flat(bq))
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if tq == nil {
+			continue
+		}
+		c.trees++
+		c.phrases += countOp(tq.root, opPhrase)
+		n := uint64(len(sc.docs))
+		want, wantW, err := sc.scanPart(ctx, bq, nil, nil, nil, 0, n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cuts := range [][]uint64{{0, n}, {0, n / 3, n / 2, n}} {
+			var got []match
+			var gotW float64
+			for i := 0; i+1 < len(cuts); i++ {
+				part, w, err := sc.treePart(ctx, tq, nil, nil, nil, cuts[i], cuts[i+1], nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, gotW = append(got, part...), w
+			}
+			if a, b := matchLines(got), matchLines(want); a != b || gotW != wantW {
+				t.Fatalf("%q (%d parts): tree scan, weight %v\n%s\nBleve's, weight %v\n%s", text, len(cuts)-1, gotW, a, wantW, b)
+			}
+		}
+		c.matches += len(want)
 	}
-	t.Logf("%d queries tree-scanned, %d phrases, %d matches compared", trees, phrases, matches)
-	if trees < 500 || phrases < 180 || matches < 70_000 {
-		t.Errorf("%d queries tree-scanned, %d phrases, %d matches compared: want 500, 180 and 70,000", trees, phrases, matches)
+	return c
+}
+
+// FuzzTreeScan: for any query, the tree scan of the seeds scanned finds
+// the talks and scores of Bleve's searchers.
+func FuzzTreeScan(f *testing.F) {
+	for _, q := range []string{
+		"KV cache", "running LLMs on CPUs", `"distributed training" -monarch`, "torch.compile", "mixture of experts",
+		`"the the"`, `title:"kv cache" -"cache"`, "speaker:White fault", "C++ <1ms", "a b c d e f g h i j k l m",
+	} {
+		f.Add(q)
 	}
+	s := scannedSeeds(f)
+	f.Fuzz(func(t *testing.T, q string) {
+		if utf8.RuneCountInString(q) > MaxQueryLen {
+			return
+		}
+		compareTreeScans(t, s, q)
+	})
 }
 
 // matchLines is ms in document order, one a line: document and score bits.
