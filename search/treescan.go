@@ -22,17 +22,20 @@ import (
 // searchers: a pooled match per term and level, the disjunctions'
 // merges, a scorer call apiece (100k talks, `pytorch`: 80,000 matches,
 // three fifths of the scan above the postings). A query made of
-// conjunctions, disjunctions and terms is evaluated here a term at a
-// time instead: each term's postings are read straight from the index's
-// one segment and added into a score per document, and each conjunction
-// and disjunction combines its clauses' scores by document number. The
+// conjunctions, disjunctions, terms and phrases is evaluated here a term
+// at a time instead: each term's postings are read straight from the
+// index's one segment and added into a score per document, and each
+// conjunction and disjunction combines its clauses' scores by document
+// number. A phrase's candidates are the talks in all of its terms'
+// postings bitmaps, and positions are read at those talks only. The
 // scores are Bleve's, to the bit: the same BM25 of each term (the
 // TermQueryScorer's formula and query weight), the same query norm, a
 // disjunction's sum times the share of its clauses matched, a
 // conjunction's sum, each summed in the order Bleve's searchers sum their
-// clauses (sorted by count). A clause of another kind (a phrase) is read
-// through its Bleve searcher as a term is through its postings.
-// TestTreeScanIsBlevesScan holds the matches and scores to Bleve's.
+// clauses (sorted by count). A clause of another kind (a fuzzy phrase) is
+// read through its Bleve searcher as a term is through its postings.
+// TestTreeScanIsBlevesScan and FuzzTreeScan hold the matches, scores and
+// weight to Bleve's.
 
 type treeOp uint8
 
@@ -68,9 +71,11 @@ type treeNode struct {
 
 	// opPhrase: the phrase's terms in its order, and the position of
 	// each in the phrase (gaps between them); its children are the same
-	// terms in the order the phrase's conjunction sums them.
-	slots   []*treeNode
-	offsets []uint64
+	// terms in the order the phrase's conjunction sums them, sumOrder
+	// their indices in slots.
+	slots    []*treeNode
+	offsets  []uint64
+	sumOrder []int
 }
 
 // treeQuery is a query compiled for a tree scan.
@@ -211,6 +216,7 @@ func (c *treeCompiler) phrase(q textPhrase) (*treeNode, error) {
 	for _, ch := range n.children {
 		n.count += ch.count
 		n.weight += ch.weight
+		n.sumOrder = append(n.sumOrder, slices.Index(n.slots, ch))
 	}
 	return n, nil
 }
@@ -433,6 +439,9 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 // each calls at with every document of the part that the term or
 // searcher n matches, in document order, with its score.
 func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
 	switch n.op {
 	case opSearcher:
 		return e.eachOfSearcher(n, at)
@@ -528,8 +537,8 @@ func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) e
 		}
 		// The conjunction's sum, in its order of the terms.
 		var sum float64
-		for _, ch := range n.children {
-			sum += ch.score(ps[slices.Index(n.slots, ch)], k1, b)
+		for _, i := range n.sumOrder {
+			sum += n.slots[i].score(ps[i], k1, b)
 		}
 		at(uint32(d), sum)
 	}
@@ -598,15 +607,17 @@ func (sc *scanner) treePart(ctx context.Context, tq *treeQuery, coord []coordCla
 	if e == nil {
 		e = &treeEval{sc: sc}
 	}
-	defer sc.evalPool.Put(e)
 	e.ctx, e.norm, e.deleted, e.from, e.to = ctx, tq.norm, tq.deleted, from, to
 	cf := newCoordFactors(coord)
 	err := e.run(tq, func(n uint64, score float64) {
 		out = sc.appendMatch(out, n, score, cf, masks, tracks)
 	})
-	e.ctx = nil
 	if err != nil {
+		// Not kept: a node stopped midway (a request's deadline) leaves
+		// its scores and counts in acc and cnt.
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
+	e.ctx = nil
+	sc.evalPool.Put(e)
 	return out, tq.root.weight, nil
 }

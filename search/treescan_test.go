@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -124,4 +125,60 @@ func countOp(n *treeNode, op treeOp) int {
 		c += countOp(ch, op)
 	}
 	return c
+}
+
+// cancelledAfter is a context whose Err is nil for its first n calls and
+// Canceled after: a scan stopped at the n+1st node it enters.
+type cancelledAfter struct {
+	context.Context
+	n int
+}
+
+func (c *cancelledAfter) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestTreeScanAfterAStoppedOne: a tree scan stopped midway (a request's
+// deadline) fails with the context's error, and the next scan, which may
+// reuse its evaluator, still finds Bleve's matches and scores.
+func TestTreeScanAfterAStoppedOne(t *testing.T) {
+	s := scannedSeeds(t)
+	sc := s.scan
+	pl := s.compile(syntax.Parse("distributed training monarch kernels cuda graphs inference compile"))
+	q := pl.q
+	if s.rescores(pl) {
+		q = pl.required
+	}
+	ctx := sc.scoringContext(s.withBM25(context.Background()))
+	tq, err := sc.treeScan(ctx, flat(q))
+	if err != nil || tq == nil {
+		t.Fatalf("no tree scan (%v)", err)
+	}
+	n := uint64(len(sc.docs))
+	want, _, err := sc.scanPart(ctx, q, nil, nil, nil, 0, n, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := 0
+	for after := range 12 {
+		if _, _, err := sc.treePart(&cancelledAfter{ctx, after}, tq, nil, nil, nil, 0, n, nil); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("stopped after %d nodes: %v", after, err)
+			}
+			stopped++
+		}
+		got, _, err := sc.treePart(ctx, tq, nil, nil, nil, 0, n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := matchLines(got), matchLines(want); a != b {
+			t.Fatalf("after a scan stopped at node %d: tree scan\n%s\nBleve's\n%s", after+1, a, b)
+		}
+	}
+	if stopped < 5 {
+		t.Errorf("%d of 12 scans stopped: the query has too few nodes to stop midway", stopped)
+	}
 }
