@@ -2,8 +2,10 @@ package search
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -86,7 +88,24 @@ func (q textPhrase) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapp
 		return fail(err)
 	}
 	must.SetQueryNorm(1 / math.Sqrt(must.Weight())) // as the phrase searcher's own computeQueryNorm
-	return &phraseSearcher{must: must, terms: trimLeadingGaps(q.Terms), locations: locations}, nil
+	only, _ := ctx.Value(phraseTalksKey{}).([]uint64)
+	return &phraseSearcher{must: must, terms: trimLeadingGaps(q.Terms), locations: locations, only: only}, nil
+}
+
+// phraseTalksKey is the context key of the sorted document numbers a
+// phrase searcher may stop at (withPhraseTalks).
+type phraseTalksKey struct{}
+
+// withPhraseTalks is ctx telling the phrase searchers made with it to look
+// at the talks of nums (sorted) only. Locating a page's matched words and
+// rescoring a window advance a query's searcher to a few talks, and a
+// phrase searcher advanced to a talk went on to the next talk with the
+// phrase, reading the positions of every talk with its words on the way:
+// half of locating the page of a 100k query with a phrase. Restricted, the
+// phrase matches the same at each of those talks, so a searcher advanced
+// to them finds the same matches, locations and scores.
+func withPhraseTalks(ctx context.Context, nums []uint64) context.Context {
+	return context.WithValue(ctx, phraseTalksKey{}, nums)
 }
 
 // trimLeadingGaps drops the gaps before the first term: Bleve's phrase
@@ -111,6 +130,10 @@ type phraseSearcher struct {
 	// Bleve's do (asked for with the term vectors); else none.
 	locations bool
 	paths     []bsearch.FieldTermLocation
+	// only, when not nil, are the sorted document numbers of the talks
+	// the searcher may stop at (withPhraseTalks).
+	only []uint64
+	id   bleveidx.IndexInternalID
 }
 
 func (s *phraseSearcher) advanceMust(ctx *bsearch.SearchContext) error {
@@ -118,8 +141,36 @@ func (s *phraseSearcher) advanceMust(ctx *bsearch.SearchContext) error {
 		ctx.DocumentMatchPool.Put(s.curr)
 	}
 	var err error
-	s.curr, err = s.must.Next(ctx)
-	return err
+	if s.curr, err = s.must.Next(ctx); err != nil {
+		return err
+	}
+	return s.toOnly(ctx)
+}
+
+// toOnly moves the candidate on to the first of the talks of only at or
+// after it, if the searcher is restricted to them.
+func (s *phraseSearcher) toOnly(ctx *bsearch.SearchContext) error {
+	for s.only != nil && s.curr != nil {
+		n, _ := docNumber(s.curr.IndexInternalID)
+		i, found := slices.BinarySearch(s.only, n)
+		if found {
+			return nil
+		}
+		ctx.DocumentMatchPool.Put(s.curr)
+		s.curr = nil
+		if i == len(s.only) {
+			return nil
+		}
+		if s.id == nil {
+			s.id = make(bleveidx.IndexInternalID, 8)
+		}
+		binary.BigEndian.PutUint64(s.id, s.only[i])
+		var err error
+		if s.curr, err = s.must.Advance(ctx, s.id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *phraseSearcher) Next(ctx *bsearch.SearchContext) (*bsearch.DocumentMatch, error) {
@@ -164,6 +215,9 @@ func (s *phraseSearcher) Advance(ctx *bsearch.SearchContext, id bleveidx.IndexIn
 	}
 	var err error
 	if s.curr, err = s.must.Advance(ctx, id); err != nil {
+		return nil, err
+	}
+	if err := s.toOnly(ctx); err != nil {
 		return nil, err
 	}
 	return s.Next(ctx)

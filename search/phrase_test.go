@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	bleveidx "github.com/blevesearch/bleve_index_api"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/syntax"
 )
 
 // TestTextPhraseIsBlevesPhrase: the scan's phrase searcher (phrase.go)
@@ -165,4 +167,84 @@ func locationsString(fl bsearch.FieldTermLocationMap) string {
 		}
 	}
 	return b.String()
+}
+
+// TestPhraseTalksLocateAlike: a page's matched words located with the
+// phrase searchers restricted to the page's talks (withPhraseTalks) are
+// those of the unrestricted searchers, for every
+// judged FOSDEM query on the archive and the bench requests and the title
+// words and hostile queries on the seeds scanned: their best 20 talks and
+// 20 more from across their matches. (A window rescored so is held to
+// the whole query's scores by TestRescoreKeepsTheJudgedPages.)
+func TestPhraseTalksLocateAlike(t *testing.T) {
+	ctx := context.Background()
+	pages, phrases := 0, 0
+	for _, q := range scannedQueries(t, hostileAndTitleWords(t, 9)) {
+		pl := q.s.compile(syntax.Parse(q.text))
+		if pl.q == nil || pl.none {
+			continue
+		}
+		cands, _, err := q.s.candidates(ctx, pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := slices.Clone(cands)
+		page := slices.Clone(pageOf(ms, SortRelevance, 0, 20))
+		for i := 0; i < len(ms) && i < 20*97; i += 97 {
+			if !slices.ContainsFunc(page, func(m match) bool { return m.num == ms[i].num }) {
+				page = append(page, ms[i])
+			}
+		}
+		sc := q.s.scan
+		bctx := q.s.withBM25(ctx)
+		if err := sc.locate(bctx, pl.locator, page); err != nil {
+			t.Fatal(err)
+		}
+		// The same without the restriction: scanner.locate as it was.
+		plain := slices.Clone(page)
+		searcher, err := sc.searcher(sc.scoringContext(bctx), pl.locator, bsearch.SearcherOptions{IncludeTermVectors: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize()+len(plain), 0), IndexReader: sc.reader}
+		for i := range plain {
+			plain[i].hit = nil
+		}
+		err = advanceTo(sctx, searcher, plain, true, func(i int, dm *bsearch.DocumentMatch) {
+			dm.Complete(nil)
+			plain[i].hit = dm
+		})
+		searcher.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range page {
+			if (page[i].hit == nil) != (plain[i].hit == nil) || page[i].hit != nil && !reflect.DeepEqual(page[i].hit.Locations, plain[i].hit.Locations) {
+				t.Fatalf("%q: talk %d located with the page's talks only differs from Bleve's", q.text, page[i].num)
+			}
+		}
+		pages++
+		if hasPhrase(pl.locator) {
+			phrases++
+		}
+	}
+	if pages < 400 || phrases < 30 {
+		t.Errorf("%d pages located, %d with a phrase: want 400 and 30", pages, phrases)
+	}
+}
+
+// hasPhrase says whether q has a text phrase.
+func hasPhrase(q query.Query) bool {
+	var qs []query.Query
+	switch q := q.(type) {
+	case textPhrase:
+		return true
+	case *query.DisjunctionQuery:
+		qs = q.Disjuncts
+	case *query.ConjunctionQuery:
+		qs = q.Conjuncts
+	case *query.BooleanQuery:
+		qs = []query.Query{q.Must, q.Should, q.MustNot}
+	}
+	return slices.ContainsFunc(qs, func(q query.Query) bool { return q != nil && hasPhrase(q) })
 }

@@ -40,7 +40,7 @@ func (s *snapshot) rescores(pl plan) bool {
 // brought to the whole query's query norm, and the window's get the
 // optional part's score, times the factor the scan applied.
 func (sc *scanner) rescore(ctx context.Context, optional query.Query, requiredWeight float64, all, window []match) error {
-	ctx = sc.scoringContext(ctx)
+	ctx = withPhraseTalks(sc.scoringContext(ctx), docNumbers(window))
 	searcher, err := sc.searcher(ctx, optional, bsearch.SearcherOptions{})
 	if err != nil {
 		return fmt.Errorf("score the optional part: %w", err)

@@ -254,7 +254,7 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 	if len(page) == 0 {
 		return nil
 	}
-	ctx = sc.scoringContext(ctx)
+	ctx = withPhraseTalks(sc.scoringContext(ctx), docNumbers(page))
 	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{IncludeTermVectors: true})
 	if err != nil {
 		return fmt.Errorf("locate matched words: %w", err)
@@ -312,6 +312,16 @@ func advanceTo(sctx *bsearch.SearchContext, searcher bsearch.Searcher, ms []matc
 		}
 	}
 	return nil
+}
+
+// docNumbers is the sorted document numbers of ms.
+func docNumbers(ms []match) []uint64 {
+	nums := make([]uint64, len(ms))
+	for i, m := range ms {
+		nums[i] = m.d.num
+	}
+	slices.Sort(nums)
+	return nums
 }
 
 // docOrder is the indices of ms in document number order, the order a
