@@ -89,6 +89,17 @@ func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter
 	return fc
 }
 
+// selects says whether the request leaves any match out: a facet value
+// or a time selected.
+func (fc *facetCounter) selects() bool {
+	for _, p := range fc.pass {
+		if p != nil {
+			return true
+		}
+	}
+	return fc.when != timeFilter{}
+}
+
 // add counts m's talk and says whether it passes every selection (is a
 // result).
 func (fc *facetCounter) add(m *match) bool {

@@ -1,12 +1,17 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/talksearch/talksearch/index/ingest"
+	"github.com/talksearch/talksearch/index/synthetic"
 )
 
 // mapOrderFacet is orderFacet as it was, over a map of the counts: the
@@ -81,5 +86,57 @@ func BenchmarkOrderFacet(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		orderFacet(values, counts, nil, false)
+	}
+}
+
+// TestFacetsCountedBesideLocating: a large corpus's request that selects
+// nothing counts its facets while its page is located (selectPage); its
+// total, facet counts and hits (ids, scores, highlights) are those of the
+// same request with every kind selected (every talk has one), which
+// counts them first, on 20,000 synthetic talks.
+func TestFacetsCountedBesideLocating(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a synthetic corpus of 20,000 talks")
+	}
+	e, err := NewWithOptions(&ingest.Corpus{Talks: synthetic.Talks(seedTalksOf(t), 20_000, 3)}, Options{CacheSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	counted := 0
+	for _, q := range []string{"pytorch", "inference", "running LLMs on CPUs", "torch.compile", `"distributed training" -monarch`, "KV cache"} {
+		plain, err := e.Search(context.Background(), Request{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kinds []string
+		for _, v := range plain.Facets.Kind {
+			kinds = append(kinds, v.Value)
+		}
+		all, err := e.Search(context.Background(), Request{Query: q, Kinds: kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := func(fs []FacetValue) map[string]int {
+			m := map[string]int{}
+			for _, f := range fs {
+				m[f.Value] = f.Count
+			}
+			return m
+		}
+		for _, pair := range [][2][]FacetValue{{plain.Facets.Track, all.Facets.Track}, {plain.Facets.Level, all.Facets.Level}, {plain.Facets.Room, all.Facets.Room}, {plain.Facets.Day, all.Facets.Day}, {plain.Facets.Kind, all.Facets.Kind}} {
+			if !reflect.DeepEqual(counts(pair[0]), counts(pair[1])) {
+				t.Errorf("%q: facet counts %v, with every kind selected %v", q, counts(pair[0]), counts(pair[1]))
+			}
+		}
+		if plain.Total != all.Total || !reflect.DeepEqual(plain.Hits, all.Hits) {
+			t.Errorf("%q: %d talks and hits\n%+v\nwith every kind selected %d and\n%+v", q, plain.Total, plain.Hits, all.Total, all.Hits)
+		}
+		if plain.Total >= minCountBeside && len(plain.Hits) > 0 && len(plain.Hits[0].Highlights.Title)+len(plain.Hits[0].Highlights.Abstract) > 0 {
+			counted++
+		}
+	}
+	if counted < 2 {
+		t.Errorf("%d queries of at least %d matches with highlights: the facets were hardly counted beside locating", counted, minCountBeside)
 	}
 }

@@ -131,15 +131,23 @@ const maxKeptQueryBytes = 100
 func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) ([]match, uint64, Facets, error) {
 	pl, cands := qm.pl, qm.cands
 	fc := s.newFacetCounter(s.newSelection(r), newTimeFilter(r))
-	// Filtered in place, unless shared: a large corpus has tens of
-	// thousands of matches.
-	results := cands[:0]
-	if qm.kept {
-		results = make([]match, 0, len(cands))
-	}
-	for _, m := range cands {
-		if fc.add(&m) {
-			results = append(results, m)
+	locates := pl.q != nil && !s.onePass()
+	// A request that selects nothing has every match as a result: the
+	// facets of many are counted while the page's matched words are
+	// located (100k: a search's median 0.82×, its p99 0.92×).
+	countLater := locates && !qm.kept && !fc.selects() && len(cands) >= minCountBeside
+	results := cands
+	if !countLater {
+		// Filtered in place, unless shared: a large corpus has tens of
+		// thousands of matches.
+		results = cands[:0]
+		if qm.kept {
+			results = make([]match, 0, len(cands))
+		}
+		for _, m := range cands {
+			if fc.add(&m) {
+				results = append(results, m)
+			}
 		}
 	}
 	var page []match
@@ -165,13 +173,33 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 		// Without a query the talks are in schedule order.
 		page = pageOf(results, SortTime, r.Offset, r.Limit)
 	}
-	if pl.q != nil && !s.onePass() {
+	switch {
+	case countLater:
+		// On two cores: locating writes the page's hits only, and the
+		// count reads the matches' document numbers only (the page is
+		// among them).
+		var err error
+		var wg sync.WaitGroup
+		wg.Go(func() { err = s.locate(ctx, pl.locator, page) })
+		for i := range results {
+			fc.add(&results[i])
+		}
+		wg.Wait()
+		if err != nil {
+			return nil, 0, Facets{}, err
+		}
+	case locates:
 		if err := s.locate(ctx, pl.locator, page); err != nil {
 			return nil, 0, Facets{}, err
 		}
 	}
 	return page, uint64(len(results)), fc.facets(), nil
 }
+
+// minCountBeside is the fewest matches whose facets are counted beside
+// locating the page: under it the goroutine cost more than it saved
+// (100k, `Jane Xu`'s 1,796 matches: 1.08× the time).
+const minCountBeside = 8192
 
 // candidates returns every talk matching the plan, before facet selection,
 // and the squared weight of what scored them (scanner.matches). A scan
