@@ -15,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/scorer"
 	bleveidx "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+	zap "github.com/blevesearch/zapx/v17"
 )
 
 // A scan of a large corpus reads every match of its query, and Bleve's
@@ -61,6 +62,7 @@ type treeNode struct {
 
 	// opTerm
 	postings segment.PostingsList
+	chunk    uint64 // postingsChunk, for seek
 	idf      float64
 	avgLen   float64
 	boost    float64
@@ -280,7 +282,7 @@ func (c *treeCompiler) term(field, term string, boost float64) (*treeNode, error
 	// scorer.TermQueryScorer.computeIDF, BM25.
 	idf := math.Log(1 + (float64(count)-float64(docTerm)+0.5)/(float64(docTerm)+0.5))
 	w := boost * idf
-	return &treeNode{op: opTerm, postings: pl, idf: idf, avgLen: avg, boost: boost, count: docTerm, weight: w * w}, nil
+	return &treeNode{op: opTerm, postings: pl, chunk: postingsChunk(c.seg, pl, c.deleted), idf: idf, avgLen: avg, boost: boost, count: docTerm, weight: w * w}, nil
 }
 
 // searcherNode is a clause read through its Bleve searcher. Its count and
@@ -308,6 +310,8 @@ type treeEval struct {
 	cnt []uint16
 	// free holds lists to reuse.
 	free []*scoredDocs
+	// lengths are fieldLength's, by length in tokens; 0 where not known.
+	lengths []float64
 }
 
 // scoredDocs are documents with their scores.
@@ -452,17 +456,16 @@ func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
 	var p segment.Posting
 	var err error
 	if e.from > 0 {
-		p, err = it.Advance(e.from)
+		p, err = seek(it, n.chunk, e.from)
 	} else {
 		p, err = it.Next()
 	}
-	k1, b := bsearch.BM25_k1, bsearch.BM25_b
 	for ; err == nil && p != nil; p, err = it.Next() {
 		d := p.Number()
 		if d >= e.to {
 			return nil
 		}
-		at(uint32(d), n.score(p, k1, b))
+		at(uint32(d), e.score(n, p))
 	}
 	if err != nil {
 		return fmt.Errorf("postings: %w", err)
@@ -472,20 +475,49 @@ func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
 
 // score is the BM25 score of term n's posting p, as
 // scorer.TermQueryScorer's Score and docScore compute it.
-func (n *treeNode) score(p segment.Posting, k1, b float64) float64 {
+func (e *treeEval) score(n *treeNode, p segment.Posting) float64 {
+	k1, b := bsearch.BM25_k1, bsearch.BM25_b
 	var tf float64
 	if f := p.Frequency(); f < scorer.MaxSqrtCache {
 		tf = scorer.SqrtCache[int(f)]
 	} else {
 		tf = math.Sqrt(float64(f))
 	}
-	norm := p.Norm()
-	fieldLength := 1 / (norm * norm)
+	fieldLength := e.fieldLength(p)
 	score := n.idf * (tf * k1) / (tf + k1*(1-b+(b*fieldLength/n.avgLen)))
 	if n.qweight != 1.0 {
 		score = score * n.qweight
 	}
 	return score
+}
+
+// maxFieldLength bounds the field lengths a treeEval keeps.
+const maxFieldLength = 1 << 14
+
+// fieldLength is 1/(norm×norm) of p's norm, the field's length as
+// TermQueryScorer reads it back. zap keeps the length in tokens and its
+// Norm takes a square root and a division of it per posting, a third of
+// scoring one; a field has few lengths, so e computes each once, from
+// zap's Norm of the first posting of that length.
+func (e *treeEval) fieldLength(p segment.Posting) float64 {
+	zp, ok := p.(*zap.Posting)
+	if !ok {
+		norm := p.Norm()
+		return 1 / (norm * norm)
+	}
+	l := zp.NormUint64()
+	if l < uint64(len(e.lengths)) && e.lengths[l] != 0 {
+		return e.lengths[l]
+	}
+	norm := p.Norm()
+	v := 1 / (norm * norm)
+	if l < maxFieldLength {
+		if l >= uint64(len(e.lengths)) {
+			e.lengths = slices.Grow(e.lengths, int(l)+1-len(e.lengths))[:l+1]
+		}
+		e.lengths[l] = v
+	}
+	return v
 }
 
 // eachOfPhrase calls at with every document of the part that has phrase
@@ -518,12 +550,12 @@ func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) e
 		its[i] = t.postings.Iterator(true, true, true, nil)
 	}
 	ps := make([]segment.Posting, len(n.slots))
-	k1, b := bsearch.BM25_k1, bsearch.BM25_b
 	it := cands.Iterator()
+next:
 	for it.HasNext() {
 		d := uint64(it.Next())
 		for i, pi := range its {
-			p, err := pi.Advance(d)
+			p, err := seek(pi, n.slots[i].chunk, d)
 			if err != nil {
 				return fmt.Errorf("phrase postings: %w", err)
 			}
@@ -531,14 +563,17 @@ func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) e
 				return fmt.Errorf("phrase postings: document %d is not in a term's postings", d)
 			}
 			ps[i] = p
-		}
-		if !inARow(ps, n.offsets) {
-			continue
+			// A talk whose first terms are not in a row needs no
+			// positions of the others: their next seeks skip it,
+			// reading no positions on the way.
+			if i > 0 && !inARow(ps[:i+1], n.offsets[:i+1]) {
+				continue next
+			}
 		}
 		// The conjunction's sum, in its order of the terms.
 		var sum float64
 		for _, i := range n.sumOrder {
-			sum += n.slots[i].score(ps[i], k1, b)
+			sum += e.score(n.slots[i], ps[i])
 		}
 		at(uint32(d), sum)
 	}
