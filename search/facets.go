@@ -127,6 +127,25 @@ func (fc *facetCounter) add(m *match) bool {
 	return fails == 0
 }
 
+// addAll counts the talks of ms for a counter that selects nothing, where
+// every match is a result: add without the selections, each facet named
+// (2.5× faster than add for `pytorch`'s 80,000 matches at 100k talks).
+func (fc *facetCounter) addAll(ms []match) {
+	// A facet more or less than the seven named below fails to compile.
+	const _ = uint(nFacets-7) + uint(7-nFacets)
+	c0, c1, c2, c3, c4, c5, c6 := fc.counts[0], fc.counts[1], fc.counts[2], fc.counts[3], fc.counts[4], fc.counts[5], fc.counts[6]
+	for k := range ms {
+		v := &fc.byNum[ms[k].num]
+		c0[v[0]]++
+		c1[v[1]]++
+		c2[v[2]]++
+		c3[v[3]]++
+		c4[v[4]]++
+		c5[v[5]]++
+		c6[v[6]]++
+	}
+}
+
 // facets returns the counts of every facet.
 func (fc *facetCounter) facets() Facets {
 	var out [nFacets][]FacetValue

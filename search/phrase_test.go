@@ -170,15 +170,17 @@ func locationsString(fl bsearch.FieldTermLocationMap) string {
 }
 
 // TestPhraseTalksLocateAlike: a page's matched words located with the
-// phrase searchers restricted to the page's talks (withPhraseTalks) are
-// those of the unrestricted searchers, for every
+// phrase searchers restricted to the page's talks (withPhraseTalks), and
+// on the archive's one segment through term readers that seek
+// (seekReader), are those of the unrestricted searchers on scorch's
+// reader, for every
 // judged FOSDEM query on the archive and the bench requests and the title
 // words and hostile queries on the seeds scanned: their best 20 talks and
 // 20 more from across their matches. (A window rescored so is held to
 // the whole query's scores by TestRescoreKeepsTheJudgedPages.)
 func TestPhraseTalksLocateAlike(t *testing.T) {
 	ctx := context.Background()
-	pages, phrases := 0, 0
+	pages, phrases, seeking := 0, 0, 0
 	for _, q := range scannedQueries(t, hostileAndTitleWords(t, 9)) {
 		pl := q.s.compile(syntax.Parse(q.text))
 		if pl.q == nil || pl.none {
@@ -227,9 +229,12 @@ func TestPhraseTalksLocateAlike(t *testing.T) {
 		if hasPhrase(pl.locator) {
 			phrases++
 		}
+		if _, ok := sc.seeking().(*seekReader); ok {
+			seeking++
+		}
 	}
-	if pages < 400 || phrases < 30 {
-		t.Errorf("%d pages located, %d with a phrase: want 400 and 30", pages, phrases)
+	if pages < 400 || phrases < 30 || seeking < 70 {
+		t.Errorf("%d pages located, %d with a phrase, %d through a seeking reader: want 400, 30 and 70", pages, phrases, seeking)
 	}
 }
 

@@ -181,9 +181,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 		var err error
 		var wg sync.WaitGroup
 		wg.Go(func() { err = s.locate(ctx, pl.locator, page) })
-		for i := range results {
-			fc.add(&results[i])
-		}
+		fc.addAll(results)
 		wg.Wait()
 		if err != nil {
 			return nil, 0, Facets{}, err

@@ -255,7 +255,7 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 		return nil
 	}
 	ctx = withPhraseTalks(sc.scoringContext(ctx), docNumbers(page))
-	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{IncludeTermVectors: true})
+	searcher, err := flat(q).Searcher(ctx, sc.seeking(), sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
 	if err != nil {
 		return fmt.Errorf("locate matched words: %w", err)
 	}

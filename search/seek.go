@@ -1,7 +1,12 @@
 package search
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	bleveidx "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	zap "github.com/blevesearch/zapx/v17"
 )
@@ -50,3 +55,117 @@ func seek(it segment.PostingsIterator, chunk, d uint64) (segment.Posting, error)
 	}
 	return it.Advance(d)
 }
+
+// seekReader is the scanner's reader with term field readers that seek
+// (one zap segment, no deleted documents): locating a page and rescoring
+// a window advance a query's searchers to a few talks, and each term's
+// Bleve reader walked its postings one by one to them (for `pytorch` at
+// 100k, 80,000 postings in each field to locate ten talks). Every other
+// read goes to the scanner's reader, and the term field readers return
+// the documents, frequencies, norms and term vectors of scorch's.
+type seekReader struct {
+	bleveidx.IndexReader
+	seg   segment.Segment
+	dicts map[string]segment.TermDictionary
+}
+
+// seeking is sc's reader for searchers advanced to a few talks: a
+// seekReader where one can read the index, else sc.reader.
+func (sc *scanner) seeking() bleveidx.IndexReader {
+	snap, ok := sc.reader.(*scorch.IndexSnapshot)
+	if !ok || len(snap.Segments()) != 1 || snap.Segments()[0].Deleted() != nil {
+		return sc.reader
+	}
+	seg := snap.Segments()[0].Segment()
+	if _, ok := seg.(*zap.Segment); !ok {
+		return sc.reader
+	}
+	return &seekReader{IndexReader: sc.reader, seg: seg, dicts: map[string]segment.TermDictionary{}}
+}
+
+func (r *seekReader) TermFieldReader(_ context.Context, term []byte, field string, freq, norm, vectors bool) (bleveidx.TermFieldReader, error) {
+	d, ok := r.dicts[field]
+	if !ok {
+		var err error
+		if d, err = r.seg.Dictionary(field); err != nil {
+			return nil, fmt.Errorf("term dictionary of %s: %w", field, err)
+		}
+		r.dicts[field] = d
+	}
+	pl, err := d.PostingsList(term, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("postings of %s:%s: %w", field, term, err)
+	}
+	t := &seekTermReader{pl: pl, chunk: postingsChunk(r.seg, pl, nil), freq: freq, norm: norm, vectors: vectors}
+	t.it = pl.Iterator(freq, norm, vectors, nil)
+	return t, nil
+}
+
+// seekTermReader reads a term's postings in a field for a seekReader.
+type seekTermReader struct {
+	pl                  segment.PostingsList
+	it                  segment.PostingsIterator
+	chunk               uint64
+	freq, norm, vectors bool
+	read                bool   // a posting was returned
+	at                  uint64 // the document of the last one
+}
+
+func (t *seekTermReader) Next(pre *bleveidx.TermFieldDoc) (*bleveidx.TermFieldDoc, error) {
+	p, err := t.it.Next()
+	return t.doc(p, err, pre)
+}
+
+func (t *seekTermReader) Advance(id bleveidx.IndexInternalID, pre *bleveidx.TermFieldDoc) (*bleveidx.TermFieldDoc, error) {
+	n, ok := docNumber(id)
+	if !ok {
+		return nil, fmt.Errorf("advance to document %x: not a document number", []byte(id))
+	}
+	if t.read && t.at >= n {
+		// Back (or to where it is): from the first posting again, as
+		// scorch's reader does.
+		t.it = t.pl.Iterator(t.freq, t.norm, t.vectors, nil)
+	}
+	p, err := seek(t.it, t.chunk, n)
+	return t.doc(p, err, pre)
+}
+
+// doc is p as scorch's reader makes its TermFieldDoc (postingToTermFieldDoc).
+func (t *seekTermReader) doc(p segment.Posting, err error, pre *bleveidx.TermFieldDoc) (*bleveidx.TermFieldDoc, error) {
+	if err != nil || p == nil {
+		return nil, err
+	}
+	rv := pre
+	if rv == nil {
+		rv = &bleveidx.TermFieldDoc{}
+	}
+	rv.ID = bleveidx.NewIndexInternalID(rv.ID, p.Number())
+	t.read, t.at = true, p.Number()
+	if t.freq {
+		rv.Freq = p.Frequency()
+	}
+	if t.norm {
+		rv.Norm = p.Norm()
+	}
+	if t.vectors {
+		locs := p.Locations()
+		if cap(rv.Vectors) < len(locs) {
+			rv.Vectors = make([]*bleveidx.TermFieldVector, len(locs))
+			backing := make([]bleveidx.TermFieldVector, len(locs))
+			for i := range backing {
+				rv.Vectors[i] = &backing[i]
+			}
+		}
+		rv.Vectors = rv.Vectors[:len(locs)]
+		for i, l := range locs {
+			*rv.Vectors[i] = bleveidx.TermFieldVector{
+				Start: l.Start(), End: l.End(), Pos: l.Pos(), ArrayPositions: l.ArrayPositions(), Field: l.Field(),
+			}
+		}
+	}
+	return rv, nil
+}
+
+func (t *seekTermReader) Count() uint64 { return t.pl.Count() }
+func (t *seekTermReader) Close() error  { return nil }
+func (t *seekTermReader) Size() int     { return 0 }
