@@ -65,8 +65,36 @@ func seek(it segment.PostingsIterator, chunk, d uint64) (segment.Posting, error)
 // the documents, frequencies, norms and term vectors of scorch's.
 type seekReader struct {
 	bleveidx.IndexReader
+	segmentPostings
+}
+
+// segmentPostings reads the postings lists of one segment, opening each
+// field's dictionary once.
+type segmentPostings struct {
 	seg   segment.Segment
 	dicts map[string]segment.TermDictionary
+}
+
+func newSegmentPostings(seg segment.Segment) segmentPostings {
+	return segmentPostings{seg: seg, dicts: map[string]segment.TermDictionary{}}
+}
+
+// postings is the postings list of term in field, less the documents of
+// except.
+func (sp segmentPostings) postings(field string, term []byte, except *roaring.Bitmap) (segment.PostingsList, error) {
+	d, ok := sp.dicts[field]
+	if !ok {
+		var err error
+		if d, err = sp.seg.Dictionary(field); err != nil {
+			return nil, fmt.Errorf("term dictionary of %s: %w", field, err)
+		}
+		sp.dicts[field] = d
+	}
+	pl, err := d.PostingsList(term, except, nil)
+	if err != nil {
+		return nil, fmt.Errorf("postings of %s:%s: %w", field, term, err)
+	}
+	return pl, nil
 }
 
 // seeking is sc's reader for searchers advanced to a few talks: a
@@ -80,21 +108,13 @@ func (sc *scanner) seeking() bleveidx.IndexReader {
 	if _, ok := seg.(*zap.Segment); !ok {
 		return sc.reader
 	}
-	return &seekReader{IndexReader: sc.reader, seg: seg, dicts: map[string]segment.TermDictionary{}}
+	return &seekReader{IndexReader: sc.reader, segmentPostings: newSegmentPostings(seg)}
 }
 
 func (r *seekReader) TermFieldReader(_ context.Context, term []byte, field string, freq, norm, vectors bool) (bleveidx.TermFieldReader, error) {
-	d, ok := r.dicts[field]
-	if !ok {
-		var err error
-		if d, err = r.seg.Dictionary(field); err != nil {
-			return nil, fmt.Errorf("term dictionary of %s: %w", field, err)
-		}
-		r.dicts[field] = d
-	}
-	pl, err := d.PostingsList(term, nil, nil)
+	pl, err := r.postings(field, term, nil)
 	if err != nil {
-		return nil, fmt.Errorf("postings of %s:%s: %w", field, term, err)
+		return nil, err
 	}
 	t := &seekTermReader{pl: pl, chunk: postingsChunk(r.seg, pl, nil), freq: freq, norm: norm, vectors: vectors}
 	t.it = pl.Iterator(freq, norm, vectors, nil)

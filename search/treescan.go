@@ -109,7 +109,7 @@ func (sc *scanner) treeScan(ctx context.Context, q query.Query) (*treeQuery, err
 		return nil, nil
 	}
 	seg := snap.Segments()[0]
-	c := &treeCompiler{ctx: ctx, sc: sc, seg: seg.Segment(), deleted: seg.Deleted(), stats: stats, dicts: map[string]segment.TermDictionary{}}
+	c := &treeCompiler{segmentPostings: newSegmentPostings(seg.Segment()), ctx: ctx, sc: sc, deleted: seg.Deleted(), stats: stats}
 	tq := &treeQuery{deleted: seg.Deleted()}
 	must := q
 	if b, ok := q.(*query.BooleanQuery); ok {
@@ -153,12 +153,11 @@ func (tq *treeQuery) setNorm(n *treeNode) {
 }
 
 type treeCompiler struct {
+	segmentPostings
 	ctx     context.Context
 	sc      *scanner
-	seg     segment.Segment
 	deleted *roaring.Bitmap
 	stats   *bsearch.BM25Stats
-	dicts   map[string]segment.TermDictionary
 }
 
 // node compiles q, or returns nil when the tree scan cannot score it.
@@ -266,17 +265,9 @@ func (c *treeCompiler) term(field, term string, boost float64) (*treeNode, error
 	if !(avg > 0) {
 		return nil, nil
 	}
-	d, ok := c.dicts[field]
-	if !ok {
-		var err error
-		if d, err = c.seg.Dictionary(field); err != nil {
-			return nil, fmt.Errorf("term dictionary of %s: %w", field, err)
-		}
-		c.dicts[field] = d
-	}
-	pl, err := d.PostingsList([]byte(term), c.deleted, nil)
+	pl, err := c.postings(field, []byte(term), c.deleted)
 	if err != nil {
-		return nil, fmt.Errorf("postings of %s:%s: %w", field, term, err)
+		return nil, err
 	}
 	docTerm := pl.Count()
 	// scorer.TermQueryScorer.computeIDF, BM25.
