@@ -303,6 +303,9 @@ type treeEval struct {
 	free []*scoredDocs
 	// lengths are fieldLength's, by length in tokens; 0 where not known.
 	lengths []float64
+	// excluded are the documents the query leaves out (its must-not
+	// clauses) while its clauses are evaluated; nil for none.
+	excluded *roaring.Bitmap
 }
 
 // scoredDocs are documents with their scores.
@@ -334,13 +337,14 @@ func (e *treeEval) run(tq *treeQuery, emit func(n uint64, score float64)) error 
 	e.acc, e.cnt = e.acc[:size], e.cnt[:size]
 	var excluded *roaring.Bitmap
 	if tq.not != nil {
-		l, err := e.eval(tq.not)
-		if err != nil {
+		var err error
+		if excluded, err = e.matching(tq.not); err != nil {
 			return err
 		}
-		excluded = roaring.New()
-		excluded.AddMany(l.docs)
-		e.release(l)
+		// No score of an excluded document is read: phrases leave
+		// them out of their candidates.
+		e.excluded = excluded
+		defer func() { e.excluded = nil }()
 	}
 	l, err := e.eval(tq.root)
 	if err != nil {
@@ -354,6 +358,53 @@ func (e *treeEval) run(tq *treeQuery, emit func(n uint64, score float64)) error 
 		emit(uint64(d), l.scores[i])
 	}
 	return nil
+}
+
+// matching returns the documents of the part that n matches, for a
+// must-not clause, whose scores nothing reads: a term's postings bitmap, a
+// disjunction's union, a conjunction's intersection, any other clause
+// evaluated.
+func (e *treeEval) matching(n *treeNode) (*roaring.Bitmap, error) {
+	switch n.op {
+	case opNone:
+		return roaring.New(), nil
+	case opTerm:
+		if or, ok := n.postings.(interface{ OrInto(*roaring.Bitmap) }); ok {
+			b := roaring.New()
+			or.OrInto(b)
+			b.RemoveRange(0, e.from)
+			b.RemoveRange(e.to, math.MaxUint32+1)
+			return b, nil
+		}
+	case opDisjunction, opConjunction:
+		var out *roaring.Bitmap
+		for _, ch := range n.children {
+			b, err := e.matching(ch)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case out == nil:
+				out = b
+			case n.op == opDisjunction:
+				out.Or(b)
+			default:
+				out.And(b)
+			}
+		}
+		if out == nil {
+			out = roaring.New()
+		}
+		return out, nil
+	}
+	l, err := e.eval(n)
+	if err != nil {
+		return nil, err
+	}
+	defer e.release(l)
+	b := roaring.New()
+	b.AddMany(l.docs)
+	return b, nil
 }
 
 // eval returns the documents of the part that n matches, with n's score.
@@ -533,6 +584,9 @@ func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) e
 	}
 	if e.deleted != nil {
 		cands.AndNot(e.deleted)
+	}
+	if e.excluded != nil {
+		cands.AndNot(e.excluded)
 	}
 	cands.RemoveRange(0, e.from)
 	cands.RemoveRange(e.to, math.MaxUint32+1)
