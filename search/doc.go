@@ -31,7 +31,8 @@
 // terms and phrases reads its terms' postings from the index's one segment
 // and combines the scores itself, Bleve's scores to the bit (treescan.go;
 // seek.go jumps a term's postings to a part's first talk or a phrase's
-// next candidate); any other through its Bleve searcher.
+// next candidate; knownphrase.go finds the thesaurus's phrases once per
+// index); any other through its Bleve searcher.
 // Highlights are Bleve's html highlighter driven directly: the whole title,
 // the two best abstract fragments cut at word boundaries, only fragments
 // with a match. Related talks (related.go) are the best-scored talks of a

@@ -453,6 +453,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		s.closeIndex()
 		return nil, err
 	}
+	if s.scan.phrases, err = s.knownPhrases(context.Background()); err != nil {
+		s.closeIndex()
+		return nil, fmt.Errorf("the thesaurus's phrases: %w", err)
+	}
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
 		for _, d := range s.byTime {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -56,6 +57,9 @@ type scanner struct {
 	maskPool sync.Pool
 	// evalPool recycles the evaluators of tree scans (treescan.go).
 	evalPool sync.Pool
+	// phrases are the talks with each of the thesaurus's phrases
+	// (knownPhrases), set once as the snapshot is made.
+	phrases map[string]*roaring.Bitmap
 }
 
 func newScanner(idx bleve.Index, byID map[string]*doc) (*scanner, error) {

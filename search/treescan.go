@@ -78,6 +78,9 @@ type treeNode struct {
 	slots    []*treeNode
 	offsets  []uint64
 	sumOrder []int
+	// known are the talks with the phrase, where they are known
+	// (knownPhrases).
+	known *roaring.Bitmap
 }
 
 // treeQuery is a query compiled for a tree scan.
@@ -100,17 +103,11 @@ const maxTreeClauses = 10
 // is not one: another reader than one zap segment, a query kind or a
 // scoring model this does not score as Bleve does.
 func (sc *scanner) treeScan(ctx context.Context, q query.Query) (*treeQuery, error) {
-	stats, ok := ctx.Value(bsearch.BM25StatsKey).(*bsearch.BM25Stats)
-	if !ok || sc.scoring != bleveidx.BM25Scoring {
+	c, ok := sc.treeCompiler(ctx)
+	if !ok {
 		return nil, nil
 	}
-	snap, ok := sc.reader.(*scorch.IndexSnapshot)
-	if !ok || len(snap.Segments()) != 1 {
-		return nil, nil
-	}
-	seg := snap.Segments()[0]
-	c := &treeCompiler{segmentPostings: newSegmentPostings(seg.Segment()), ctx: ctx, sc: sc, deleted: seg.Deleted(), stats: stats}
-	tq := &treeQuery{deleted: seg.Deleted()}
+	tq := &treeQuery{deleted: c.deleted}
 	must := q
 	if b, ok := q.(*query.BooleanQuery); ok {
 		if b.Should != nil || b.Must == nil || b.Filter != nil {
@@ -150,6 +147,22 @@ func (tq *treeQuery) setNorm(n *treeNode) {
 	for _, c := range n.children {
 		tq.setNorm(c)
 	}
+}
+
+// treeCompiler returns a compiler of queries for tree scans of sc's index
+// with the BM25 statistics of ctx, or false where there is no tree scan:
+// another reader than one zap segment, another scoring model.
+func (sc *scanner) treeCompiler(ctx context.Context) (*treeCompiler, bool) {
+	stats, ok := ctx.Value(bsearch.BM25StatsKey).(*bsearch.BM25Stats)
+	if !ok || sc.scoring != bleveidx.BM25Scoring {
+		return nil, false
+	}
+	snap, ok := sc.reader.(*scorch.IndexSnapshot)
+	if !ok || len(snap.Segments()) != 1 {
+		return nil, false
+	}
+	seg := snap.Segments()[0]
+	return &treeCompiler{segmentPostings: newSegmentPostings(seg.Segment()), ctx: ctx, sc: sc, deleted: seg.Deleted(), stats: stats}, true
 }
 
 type treeCompiler struct {
@@ -212,6 +225,7 @@ func (c *treeCompiler) phrase(q textPhrase) (*treeNode, error) {
 	if len(n.slots) < 2 {
 		return nil, nil
 	}
+	n.known = c.sc.phrases[phraseKey(q)]
 	n.children = slices.Clone(n.slots)
 	sort.Sort(byCount(n.children))
 	for _, ch := range n.children {
@@ -567,20 +581,12 @@ func (e *treeEval) fieldLength(p segment.Posting) float64 {
 // term, are the intersection of the terms' postings bitmaps, and each
 // term's postings are read with their positions at the candidates only:
 // Bleve's conjunction read every posting of each term with its positions.
+// A phrase of the thesaurus has its talks known (knownPhrases): its terms
+// are read at those, without positions.
 func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) error {
-	var cands *roaring.Bitmap
-	for _, t := range n.slots {
-		or, ok := t.postings.(interface{ OrInto(*roaring.Bitmap) })
-		if !ok {
-			return fmt.Errorf("phrase postings: a %T is not a bitmap", t.postings)
-		}
-		b := roaring.New()
-		or.OrInto(b)
-		if cands == nil {
-			cands = b
-		} else {
-			cands.And(b)
-		}
+	cands, err := n.candidates()
+	if err != nil {
+		return err
 	}
 	if e.deleted != nil {
 		cands.AndNot(e.deleted)
@@ -590,9 +596,10 @@ func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) e
 	}
 	cands.RemoveRange(0, e.from)
 	cands.RemoveRange(e.to, math.MaxUint32+1)
+	positions := n.known == nil
 	its := make([]segment.PostingsIterator, len(n.slots))
 	for i, t := range n.slots {
-		its[i] = t.postings.Iterator(true, true, true, nil)
+		its[i] = t.postings.Iterator(true, true, positions, nil)
 	}
 	ps := make([]segment.Posting, len(n.slots))
 	it := cands.Iterator()
@@ -611,7 +618,7 @@ next:
 			// A talk whose first terms are not in a row needs no
 			// positions of the others: their next seeks skip it,
 			// reading no positions on the way.
-			if i > 0 && !inARow(ps[:i+1], n.offsets[:i+1]) {
+			if positions && i > 0 && !inARow(ps[:i+1], n.offsets[:i+1]) {
 				continue next
 			}
 		}
@@ -623,6 +630,29 @@ next:
 		at(uint32(d), sum)
 	}
 	return nil
+}
+
+// candidates are the talks phrase n may match, a bitmap of the caller's:
+// those known to have it, else those with all of its terms.
+func (n *treeNode) candidates() (*roaring.Bitmap, error) {
+	if n.known != nil {
+		return n.known.Clone(), nil
+	}
+	var cands *roaring.Bitmap
+	for _, t := range n.slots {
+		or, ok := t.postings.(interface{ OrInto(*roaring.Bitmap) })
+		if !ok {
+			return nil, fmt.Errorf("phrase postings: a %T is not a bitmap", t.postings)
+		}
+		b := roaring.New()
+		or.OrInto(b)
+		if cands == nil {
+			cands = b
+		} else {
+			cands.And(b)
+		}
+	}
+	return cands, nil
 }
 
 // inARow says whether the postings' terms stand at their offsets in the
