@@ -5,23 +5,33 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/RoaringBitmap/roaring/v2"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
 // A query word with a synonym of several words (`LLMs`: "large language
 // models") searches that synonym as a phrase in every field, and at 100k
 // talks a phrase of common words was half of such a search: its terms'
-// positions are read at every talk with all of them, walking the postings
-// of "model" in 70,000 abstracts. The thesaurus's phrases are known when
-// an index is opened, so a large corpus finds the talks with each of them
-// once (knownPhrases), and a tree scan then reads only its terms'
-// frequencies and norms at those talks, which score the phrase as before.
+// positions read at every talk with all of them, walking the postings of
+// "model" in 70,000 abstracts. The thesaurus's phrases are known when an
+// index is opened, so a large corpus reads each of them once
+// (knownPhrases): the talks with it and its terms' frequencies and field
+// lengths there, all that scores a phrase. A tree scan then scores such a
+// phrase from those, as it would from the postings.
 
-// knownPhrases returns the talks with each phrase of several terms of the
-// thesaurus, in each field a query searches, by phraseKey: for the tree
+// knownPhrase is what a phrase matches in a field: the talks with it, in
+// document order, and for each its terms' frequencies and field lengths
+// (those of talk j's term i at j × terms + i).
+type knownPhrase struct {
+	docs    []uint32
+	freqs   []uint64
+	lengths []float64
+}
+
+// knownPhrases returns what each phrase of several terms of the thesaurus
+// matches in each field a query searches, by phraseKey: for the tree
 // scans of a snapshot that is not searched in one pass. nil where there is
 // no tree scan.
-func (s *snapshot) knownPhrases(ctx context.Context) (map[string]*roaring.Bitmap, error) {
+func (s *snapshot) knownPhrases(ctx context.Context) (map[string]*knownPhrase, error) {
 	if s.thesaurus == nil || s.onePass() {
 		return nil, nil
 	}
@@ -31,7 +41,7 @@ func (s *snapshot) knownPhrases(ctx context.Context) (map[string]*roaring.Bitmap
 		return nil, nil
 	}
 	e := &treeEval{ctx: ctx, sc: s.scan, deleted: c.deleted, to: uint64(len(s.scan.docs))}
-	out := map[string]*roaring.Bitmap{}
+	out := map[string]*knownPhrase{}
 	for _, g := range s.thesaurus.Groups() {
 		for _, p := range g.Phrases {
 			if !s.compound(p) {
@@ -53,12 +63,18 @@ func (s *snapshot) knownPhrases(ctx context.Context) (map[string]*roaring.Bitmap
 				if n == nil {
 					continue
 				}
-				docs := roaring.New()
-				if err := e.eachOfPhrase(n, func(d uint32, _ float64) { docs.Add(d) }); err != nil {
+				k := &knownPhrase{}
+				err = e.phraseDocs(n, func(d uint32, ps []segment.Posting) {
+					k.docs = append(k.docs, d)
+					for _, p := range ps {
+						k.freqs = append(k.freqs, p.Frequency())
+						k.lengths = append(k.lengths, e.fieldLength(p))
+					}
+				})
+				if err != nil {
 					return nil, fmt.Errorf("phrase %q in %s: %w", p, fw.field, err)
 				}
-				docs.RunOptimize()
-				out[key] = docs
+				out[key] = k
 			}
 		}
 	}

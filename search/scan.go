@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -57,9 +56,9 @@ type scanner struct {
 	maskPool sync.Pool
 	// evalPool recycles the evaluators of tree scans (treescan.go).
 	evalPool sync.Pool
-	// phrases are the talks with each of the thesaurus's phrases
+	// phrases are what each of the thesaurus's phrases matches
 	// (knownPhrases), set once as the snapshot is made.
-	phrases map[string]*roaring.Bitmap
+	phrases map[string]*knownPhrase
 }
 
 func newScanner(idx bleve.Index, byID map[string]*doc) (*scanner, error) {

@@ -78,9 +78,8 @@ type treeNode struct {
 	slots    []*treeNode
 	offsets  []uint64
 	sumOrder []int
-	// known are the talks with the phrase, where they are known
-	// (knownPhrases).
-	known *roaring.Bitmap
+	// known is what a phrase of the thesaurus matches (knownPhrases).
+	known *knownPhrase
 }
 
 // treeQuery is a query compiled for a tree scan.
@@ -532,14 +531,19 @@ func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
 // score is the BM25 score of term n's posting p, as
 // scorer.TermQueryScorer's Score and docScore compute it.
 func (e *treeEval) score(n *treeNode, p segment.Posting) float64 {
+	return n.bm25(p.Frequency(), e.fieldLength(p))
+}
+
+// bm25 is term n's score in a field of fieldLength where it stands freq
+// times.
+func (n *treeNode) bm25(freq uint64, fieldLength float64) float64 {
 	k1, b := bsearch.BM25_k1, bsearch.BM25_b
 	var tf float64
-	if f := p.Frequency(); f < scorer.MaxSqrtCache {
-		tf = scorer.SqrtCache[int(f)]
+	if freq < scorer.MaxSqrtCache {
+		tf = scorer.SqrtCache[int(freq)]
 	} else {
-		tf = math.Sqrt(float64(f))
+		tf = math.Sqrt(float64(freq))
 	}
-	fieldLength := e.fieldLength(p)
 	score := n.idf * (tf * k1) / (tf + k1*(1-b+(b*fieldLength/n.avgLen)))
 	if n.qweight != 1.0 {
 		score = score * n.qweight
@@ -577,16 +581,56 @@ func (e *treeEval) fieldLength(p segment.Posting) float64 {
 }
 
 // eachOfPhrase calls at with every document of the part that has phrase
-// n's terms in a row, and its score. The candidates, the talks with every
-// term, are the intersection of the terms' postings bitmaps, and each
-// term's postings are read with their positions at the candidates only:
-// Bleve's conjunction read every posting of each term with its positions.
-// A phrase of the thesaurus has its talks known (knownPhrases): its terms
-// are read at those, without positions.
+// n's terms in a row, and its score. A phrase of the thesaurus has its
+// talks and their terms' frequencies and field lengths known
+// (knownPhrases), and reads no postings.
 func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) error {
-	cands, err := n.candidates()
-	if err != nil {
-		return err
+	if k := n.known; k != nil {
+		slots := len(n.slots)
+		from, _ := slices.BinarySearch(k.docs, uint32(e.from))
+		for j := from; j < len(k.docs) && uint64(k.docs[j]) < e.to; j++ {
+			d := k.docs[j]
+			if e.excluded != nil && e.excluded.Contains(d) {
+				continue
+			}
+			// The conjunction's sum, in its order of the terms.
+			var sum float64
+			for _, i := range n.sumOrder {
+				sum += n.slots[i].bm25(k.freqs[j*slots+i], k.lengths[j*slots+i])
+			}
+			at(d, sum)
+		}
+		return nil
+	}
+	return e.phraseDocs(n, func(d uint32, ps []segment.Posting) {
+		var sum float64
+		for _, i := range n.sumOrder {
+			sum += e.score(n.slots[i], ps[i])
+		}
+		at(d, sum)
+	})
+}
+
+// phraseDocs calls at with every document of the part that has phrase n's
+// terms in a row, and each term's posting there. The candidates, the talks
+// with every term, are the intersection of the terms' postings bitmaps,
+// and each term's postings are read with their positions at the
+// candidates only: Bleve's conjunction read every posting of each term
+// with its positions.
+func (e *treeEval) phraseDocs(n *treeNode, at func(d uint32, ps []segment.Posting)) error {
+	var cands *roaring.Bitmap
+	for _, t := range n.slots {
+		or, ok := t.postings.(interface{ OrInto(*roaring.Bitmap) })
+		if !ok {
+			return fmt.Errorf("phrase postings: a %T is not a bitmap", t.postings)
+		}
+		b := roaring.New()
+		or.OrInto(b)
+		if cands == nil {
+			cands = b
+		} else {
+			cands.And(b)
+		}
 	}
 	if e.deleted != nil {
 		cands.AndNot(e.deleted)
@@ -596,10 +640,9 @@ func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) e
 	}
 	cands.RemoveRange(0, e.from)
 	cands.RemoveRange(e.to, math.MaxUint32+1)
-	positions := n.known == nil
 	its := make([]segment.PostingsIterator, len(n.slots))
 	for i, t := range n.slots {
-		its[i] = t.postings.Iterator(true, true, positions, nil)
+		its[i] = t.postings.Iterator(true, true, true, nil)
 	}
 	ps := make([]segment.Posting, len(n.slots))
 	it := cands.Iterator()
@@ -618,41 +661,13 @@ next:
 			// A talk whose first terms are not in a row needs no
 			// positions of the others: their next seeks skip it,
 			// reading no positions on the way.
-			if positions && i > 0 && !inARow(ps[:i+1], n.offsets[:i+1]) {
+			if i > 0 && !inARow(ps[:i+1], n.offsets[:i+1]) {
 				continue next
 			}
 		}
-		// The conjunction's sum, in its order of the terms.
-		var sum float64
-		for _, i := range n.sumOrder {
-			sum += e.score(n.slots[i], ps[i])
-		}
-		at(uint32(d), sum)
+		at(uint32(d), ps)
 	}
 	return nil
-}
-
-// candidates are the talks phrase n may match, a bitmap of the caller's:
-// those known to have it, else those with all of its terms.
-func (n *treeNode) candidates() (*roaring.Bitmap, error) {
-	if n.known != nil {
-		return n.known.Clone(), nil
-	}
-	var cands *roaring.Bitmap
-	for _, t := range n.slots {
-		or, ok := t.postings.(interface{ OrInto(*roaring.Bitmap) })
-		if !ok {
-			return nil, fmt.Errorf("phrase postings: a %T is not a bitmap", t.postings)
-		}
-		b := roaring.New()
-		or.OrInto(b)
-		if cands == nil {
-			cands = b
-		} else {
-			cands.And(b)
-		}
-	}
-	return cands, nil
 }
 
 // inARow says whether the postings' terms stand at their offsets in the
