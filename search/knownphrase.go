@@ -66,9 +66,9 @@ func (s *snapshot) knownPhrases(ctx context.Context) (map[string]*knownPhrase, e
 				k := &knownPhrase{}
 				err = e.phraseDocs(n, func(d uint32, ps []segment.Posting) {
 					k.docs = append(k.docs, d)
-					for _, p := range ps {
-						k.freqs = append(k.freqs, p.Frequency())
-						k.lengths = append(k.lengths, e.fieldLength(p))
+					for _, posting := range ps {
+						k.freqs = append(k.freqs, posting.Frequency())
+						k.lengths = append(k.lengths, e.fieldLength(posting))
 					}
 				})
 				if err != nil {

@@ -41,7 +41,7 @@ func (s *snapshot) rescores(pl plan) bool {
 // optional part's score, times the factor the scan applied.
 func (sc *scanner) rescore(ctx context.Context, optional query.Query, requiredWeight float64, all, window []match) error {
 	ctx = withPhraseTalks(sc.scoringContext(ctx), docNumbers(window))
-	searcher, err := flat(optional).Searcher(ctx, sc.seeking(), sc.mapping, bsearch.SearcherOptions{})
+	searcher, err := sc.seekingSearcher(ctx, optional, bsearch.SearcherOptions{})
 	if err != nil {
 		return fmt.Errorf("score the optional part: %w", err)
 	}

@@ -238,6 +238,12 @@ func (sc *scanner) searcher(ctx context.Context, q query.Query, o bsearch.Search
 	return flat(q).Searcher(ctx, sc.reader, sc.mapping, o)
 }
 
+// seekingSearcher is searcher over sc.seeking(), for a searcher advanced
+// to a few talks.
+func (sc *scanner) seekingSearcher(ctx context.Context, q query.Query, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	return flat(q).Searcher(ctx, sc.seeking(), sc.mapping, o)
+}
+
 // scoringContext is ctx with the scoring model the reader's searchers read.
 func (sc *scanner) scoringContext(ctx context.Context) context.Context {
 	return context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
@@ -258,7 +264,7 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 		return nil
 	}
 	ctx = withPhraseTalks(sc.scoringContext(ctx), docNumbers(page))
-	searcher, err := flat(q).Searcher(ctx, sc.seeking(), sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
+	searcher, err := sc.seekingSearcher(ctx, q, bsearch.SearcherOptions{IncludeTermVectors: true})
 	if err != nil {
 		return fmt.Errorf("locate matched words: %w", err)
 	}
