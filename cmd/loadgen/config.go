@@ -2,13 +2,14 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // Config is one load run.
@@ -35,7 +36,7 @@ type Config struct {
 }
 
 func parseFlags(args []string, stderr io.Writer) (Config, error) {
-	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	fs := pflag.NewFlagSet("loadgen", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
 		cfg    Config

@@ -61,6 +61,12 @@ func TestParseFlags(t *testing.T) {
 		{"targets", []string{"--want-searches", "3000", "--want-p99", "50ms", "--want-share", "0.4", "--ceiling", "3s"}, ""},
 		{"share without ceiling", []string{"--want-share", "0.4"}, "needs --ceiling"},
 		{"share as a percentage", []string{"--want-share", "40", "--ceiling", "3s"}, "share from 0 to 1"},
+		{"as .ci/run calls it", []string{"--clients", "64", "--duration", "1m", "--ceiling", "5s", "--pid", "1",
+			"--reload-after", "10s", "--reload-token", "t", "--want-searches", "3000", "--want-p99", "50ms",
+			"--want-share", "0.40", "--hostile", "8", "--only", "search"}, ""},
+		{"values after =", []string{"--url=http://127.0.0.1:8080", "--clients=64", "--json=true"}, ""},
+		{"unknown flag", []string{"--nope"}, "unknown flag"},
+		{"single-dash long flag", []string{"-clients", "8"}, "unknown shorthand"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
