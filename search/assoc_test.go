@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // assocTalks is a corpus made for the associations: "container" goes with
@@ -44,7 +43,7 @@ func assocTalks(t *testing.T) []index.Talk {
 func TestAssociatedTerms(t *testing.T) {
 	for _, onePassMax := range []int{0, -1} {
 		t.Run(fmt.Sprint("onePassMax=", onePassMax), func(t *testing.T) {
-			e, err := NewWithOptions(&ingest.Corpus{Talks: assocTalks(t)}, Options{OnePassMax: onePassMax})
+			e, err := NewWithOptions(assocTalks(t), Options{OnePassMax: onePassMax})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +95,7 @@ func TestAssociatedTerms(t *testing.T) {
 // talk), never "image", which no docker talk says, nor a word of the other
 // topics.
 func TestAssociatesOfTerm(t *testing.T) {
-	e, err := New(&ingest.Corpus{Talks: assocTalks(t)})
+	e, err := New(assocTalks(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func archiveEngine(tb testing.TB) *Engine {
 			archiveErr = fmt.Errorf("FOSDEM archive: %d talks, want %d", n, fosdemArchiveTalks)
 			return
 		}
-		archiveEng, archiveErr = NewWithOptions(c, Options{CacheSize: -1})
+		archiveEng, archiveErr = NewWithOptions(c.Talks, Options{CacheSize: -1})
 	})
 	if archiveErr != nil {
 		tb.Fatal(archiveErr)

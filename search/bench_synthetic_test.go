@@ -11,7 +11,6 @@ import (
 	"github.com/talksearch/talksearch/index/synthetic"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // syntheticSize is the corpus of the *Synthetic benchmarks: index.Synthetic
@@ -37,7 +36,7 @@ func syntheticEngine(b *testing.B) *Engine {
 	synthOnce.Do(func() {
 		talks := synthetic.Talks(seedTalksOf(b), *syntheticSize, 1)
 		t0 := time.Now()
-		synthEng, synthErr = NewWithOptions(&ingest.Corpus{Talks: talks}, Options{CacheSize: -1})
+		synthEng, synthErr = NewWithOptions(talks, Options{CacheSize: -1})
 		b.Logf("engine over %d synthetic talks built in %v", len(talks), time.Since(t0).Round(time.Millisecond))
 	})
 	if synthErr != nil {

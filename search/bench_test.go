@@ -88,7 +88,7 @@ func BenchmarkSearch(b *testing.B) {
 		cache int
 	}{{"nocache", -1}, {"cache", 0}} {
 		b.Run(bc.name, func(b *testing.B) {
-			e, err := NewWithOptions(c, Options{CacheSize: bc.cache})
+			e, err := NewWithOptions(c.Talks, Options{CacheSize: bc.cache})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -127,7 +127,7 @@ func BenchmarkRelated(b *testing.B) {
 func BenchmarkNew(b *testing.B) {
 	_, c := seedEngine(b)
 	runTimed(b, 1, func(int) error {
-		e, err := New(c)
+		e, err := New(c.Talks)
 		if err == nil {
 			e.Close()
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // TestBM25MeanLengths: the snapshot scores with the seeds' mean field
@@ -50,7 +49,7 @@ func TestBM25MeanLengths(t *testing.T) {
 // TestBM25EmptyCorpus: an engine over no talks answers a query with no
 // hits, not with Bleve's error for statistics lacking the query's fields.
 func TestBM25EmptyCorpus(t *testing.T) {
-	e, err := New(&ingest.Corpus{})
+	e, err := New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func TestQueryAnalysisCacheIsBounded(t *testing.T) {
 	if _, err := e.Search(context.Background(), Request{Query: "monarch"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Replace(c); err != nil {
+	if err := e.Replace(c.Talks); err != nil {
 		t.Fatal(err)
 	}
 	next := e.snap.Load()

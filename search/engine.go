@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -18,8 +17,6 @@ import (
 
 	"github.com/talksearch/talksearch/index"
 	talkanalysis "github.com/talksearch/talksearch/index/analysis"
-	"github.com/talksearch/talksearch/index/ingest"
-	"github.com/talksearch/talksearch/search/overlap"
 	"github.com/talksearch/talksearch/search/synonyms"
 )
 
@@ -115,25 +112,23 @@ type Engine struct {
 	generations uint64
 }
 
-// New indexes the corpus and returns an engine over it, with default Options.
-func New(c *ingest.Corpus) (*Engine, error) { return NewWithOptions(c, Options{}) }
+// New indexes the talks and returns an engine over them, with default
+// Options.
+func New(talks []index.Talk) (*Engine, error) { return NewWithOptions(talks, Options{}) }
 
-// NewWithOptions indexes the corpus and returns an engine over it.
-func NewWithOptions(c *ingest.Corpus, o Options) (*Engine, error) {
+// NewWithOptions indexes the talks and returns an engine over them.
+func NewWithOptions(talks []index.Talk, o Options) (*Engine, error) {
 	e := &Engine{opts: o.withDefaults()}
-	if err := e.Replace(c); err != nil {
+	if err := e.Replace(talks); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// Replace indexes c and, once everything is built, makes it the corpus of
-// later calls. On error the engine keeps its current corpus.
-func (e *Engine) Replace(c *ingest.Corpus) error {
-	if c == nil {
-		return fmt.Errorf("search engine: nil corpus")
-	}
-	s, err := newSnapshot(c.Talks, e.opts)
+// Replace indexes talks and, once everything is built, makes them the
+// corpus of later calls. On error the engine keeps its current corpus.
+func (e *Engine) Replace(talks []index.Talk) error {
+	s, err := newSnapshot(talks, e.opts)
 	if err != nil {
 		return fmt.Errorf("search engine: %w", err)
 	}
@@ -242,41 +237,23 @@ func (e *Engine) Talk(ctx context.Context, id string) (*TalkDetail, error) {
 // Talks returns every talk of the corpus in schedule order (start time,
 // unscheduled last, then title).
 func (e *Engine) Talks() []index.Talk {
+	_, talks := e.Corpus()
+	return talks
+}
+
+// Corpus returns the generation served and its talks in schedule order,
+// both of one snapshot: what a cache of answers derived from the whole
+// corpus (an overlap report) keys on.
+func (e *Engine) Corpus() (generation uint64, talks []index.Talk) {
 	s := e.snap.Load()
 	if s == nil {
-		return nil
+		return 0, nil
 	}
 	out := make([]index.Talk, len(s.byTime))
 	for i, d := range s.byTime {
 		out[i] = *d.talk
 	}
-	return out
-}
-
-// Overlaps returns the overlap report of the corpus. Detection runs once per
-// corpus and minimum score; later calls share the report. The minimum is
-// rounded to two decimals, which bounds the reports kept per corpus to 101
-// whatever clients send (0 means overlap.DefaultMin).
-func (e *Engine) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
-	min, err := OverlapMin(min)
-	if err != nil {
-		return nil, err
-	}
-	s, done, err := e.acquire()
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return s.overlaps(min), nil
-}
-
-// OverlapMin validates the minimum score of Overlaps and rounds it as
-// Overlaps does; a value outside [0,1] is an error wrapping ErrInvalid.
-func OverlapMin(min float64) (float64, error) {
-	if !(min >= 0 && min <= 1) { // also refuses NaN
-		return 0, fmt.Errorf("overlap minimum %v not in [0,1]: %w", min, ErrInvalid)
-	}
-	return math.Round(min*100) / 100, nil
+	return s.gen, out
 }
 
 func msSince(t time.Time) float64 {
@@ -349,9 +326,6 @@ type snapshot struct {
 	// tokenCache is the analysis of query text (query.go tokens).
 	tokenCache *boundedCache[[]token]
 
-	overlapMu sync.Mutex
-	overlapBy map[float64]*overlap.Report
-
 	kept Kept // where vocab and thesaurus came from
 
 	// refs counts holders; releasing the snapshot closes the index once
@@ -385,8 +359,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 			}
 			return n
 		}),
-		overlapBy: map[float64]*overlap.Report{},
-		values:    map[string][]string{},
+		values: map[string][]string{},
 
 		conferenceNames: map[string]string{},
 	}
@@ -597,21 +570,6 @@ func (s *snapshot) closeIndex() {
 		s.scan.close()
 	}
 	s.idx.Close()
-}
-
-func (s *snapshot) overlaps(min float64) *overlap.Report {
-	s.overlapMu.Lock()
-	defer s.overlapMu.Unlock()
-	if r, ok := s.overlapBy[min]; ok {
-		return r
-	}
-	talks := make([]index.Talk, len(s.byTime))
-	for i, d := range s.byTime {
-		talks[i] = *d.talk
-	}
-	r := overlap.Detect(talks, overlap.Options{Min: min})
-	s.overlapBy[min] = r
-	return r
 }
 
 // Normalize validates r and fills its defaults, as Search does, so that

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"os"
 	"strings"
 	"sync"
@@ -15,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // fixtureTalks reads testdata/talks.json: eight hand-made talks with two
@@ -36,7 +34,7 @@ func fixtureTalks(t testing.TB) []index.Talk {
 
 func fixtureEngine(t testing.TB) *Engine {
 	t.Helper()
-	e, err := New(&ingest.Corpus{Talks: fixtureTalks(t)})
+	e, err := New(fixtureTalks(t))
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -354,7 +352,7 @@ func TestReplaceSwapsCorpus(t *testing.T) {
 			}
 		}()
 	}
-	if err := e.Replace(&ingest.Corpus{Talks: talks[:2]}); err != nil {
+	if err := e.Replace(talks[:2]); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
@@ -365,7 +363,7 @@ func TestReplaceSwapsCorpus(t *testing.T) {
 	if diff := cmp.Diff([]string{"monarch-amd", "monarch-api"}, hitIDs(r)); diff != "" {
 		t.Errorf("after Replace (-want +got):\n%s", diff)
 	}
-	if err := e.Replace(&ingest.Corpus{Talks: append(talks[:1:1], talks[0])}); err == nil {
+	if err := e.Replace(append(talks[:1:1], talks[0])); err == nil {
 		t.Error("Replace with a duplicate id succeeded")
 	}
 	if r, _ := e.Search(ctx, Request{}); r.Total != 2 {
@@ -384,7 +382,7 @@ func TestReplaceSwapsCorpus(t *testing.T) {
 func TestSearchCache(t *testing.T) {
 	talks := fixtureTalks(t)
 	for _, size := range []int{-1, 2} {
-		e, err := NewWithOptions(&ingest.Corpus{Talks: talks}, Options{CacheSize: size})
+		e, err := NewWithOptions(talks, Options{CacheSize: size})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -410,12 +408,12 @@ func TestSearchCache(t *testing.T) {
 // no search changing the shared matches).
 func TestKeptMatchesAgree(t *testing.T) {
 	_, c := seedEngine(t)
-	kept, err := New(c)
+	kept, err := New(c.Talks)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer kept.Close()
-	fresh, err := NewWithOptions(c, Options{CacheSize: -1})
+	fresh, err := NewWithOptions(c.Talks, Options{CacheSize: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,7 +546,7 @@ func TestIndexOption(t *testing.T) {
 		return idx, err
 	}}
 	for i := 0; i < 2; i++ {
-		e, err := NewWithOptions(&ingest.Corpus{Talks: fixtureTalks(t)}, opts)
+		e, err := NewWithOptions(fixtureTalks(t), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -560,30 +558,6 @@ func TestIndexOption(t *testing.T) {
 	}
 	if diff := cmp.Diff([]bool{false, true}, reused); diff != "" {
 		t.Errorf("reused (-want +got):\n%s", diff)
-	}
-}
-
-func TestOverlapsCachedPerMin(t *testing.T) {
-	e := fixtureEngine(t)
-	ctx := context.Background()
-	a, err := e.Overlaps(ctx, 0.3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := e.Overlaps(ctx, 0.3)
-	if err != nil || a != b {
-		t.Errorf("second call: %v, same report %v", err, a == b)
-	}
-	// Minimums that round to the same two decimals share one report, so
-	// clients cannot grow the cache without bound.
-	c, err := e.Overlaps(ctx, 0.30000001)
-	if err != nil || c != a {
-		t.Errorf("min 0.30000001: %v, same report as 0.3: %v", err, c == a)
-	}
-	for _, bad := range []float64{1.5, -0.1, math.NaN()} {
-		if _, err := e.Overlaps(ctx, bad); !errors.Is(err, ErrInvalid) {
-			t.Errorf("min %v: %v, want ErrInvalid", bad, err)
-		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 )
 
@@ -15,13 +14,13 @@ func Example() {
 		t := time.Date(2026, 4, 7, h, m, 0, 0, time.UTC)
 		return &t
 	}
-	e, err := search.New(&ingest.Corpus{Talks: []index.Talk{
+	e, err := search.New([]index.Talk{
 		{ID: "monarch", Title: "Monarch: An API To Your Supercomputer", Abstract: "Monarch runs <1ms actors.",
 			Track: "Distributed", Room: "A", Start: at(10, 0), End: at(10, 30), Kind: index.KindTalk, Scheduled: true},
 		{ID: "rl", Title: "Asynchronous RL", Abstract: "A system built on Monarch actors.",
 			Track: "Distributed", Room: "B", Start: at(10, 15), End: at(10, 45), Kind: index.KindTalk, Scheduled: true},
 		{ID: "kv", Title: "KV-Cache Serving", Abstract: "Caching for agents.", Track: "Inference", Kind: index.KindTalk},
-	}})
+	})
 	if err != nil {
 		panic(err)
 	}

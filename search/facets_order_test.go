@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/index/synthetic"
 )
 
@@ -98,7 +97,7 @@ func TestFacetsCountedBesideLocating(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a synthetic corpus of 20,000 talks")
 	}
-	e, err := NewWithOptions(&ingest.Corpus{Talks: synthetic.Talks(seedTalksOf(t), 20_000, 3)}, Options{CacheSize: -1})
+	e, err := NewWithOptions(synthetic.Talks(seedTalksOf(t), 20_000, 3), Options{CacheSize: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

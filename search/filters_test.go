@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // attendeeTalks are made by hand for the day, kind, conference, language
@@ -50,7 +49,7 @@ func attendeeTalks() []index.Talk {
 }
 
 func TestSearchAttendeeFilters(t *testing.T) {
-	e, err := New(&ingest.Corpus{Talks: attendeeTalks()})
+	e, err := New(attendeeTalks())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +90,7 @@ func TestSearchAttendeeFilters(t *testing.T) {
 }
 
 func TestSearchAttendeeFacets(t *testing.T) {
-	e, err := New(&ingest.Corpus{Talks: attendeeTalks()})
+	e, err := New(attendeeTalks())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +128,7 @@ func TestSearchAttendeeFacets(t *testing.T) {
 }
 
 func TestSearchAttendeeFiltersInvalid(t *testing.T) {
-	e, err := New(&ingest.Corpus{Talks: attendeeTalks()})
+	e, err := New(attendeeTalks())
 	if err != nil {
 		t.Fatal(err)
 	}

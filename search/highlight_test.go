@@ -15,7 +15,6 @@ import (
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -23,10 +22,10 @@ import (
 // boundaries, keep every matched word, and only the title is whole.
 func TestHighlightWholeWords(t *testing.T) {
 	long := strings.Repeat("alpha beta gamma delta epsilon ", 10) + "the zeta-function matters " + strings.Repeat("eta theta iota kappa lambda ", 10)
-	e, err := New(&ingest.Corpus{Talks: []index.Talk{
+	e, err := New([]index.Talk{
 		{ID: "a", Title: "A Talk About Zeta", Abstract: long, Kind: index.KindTalk},
 		{ID: "b", Title: "Another", Abstract: "nothing here", Kind: index.KindTalk},
-	}})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +94,10 @@ func TestHighlightOfManyMatches(t *testing.T) {
 	for i := range 300 {
 		b.WriteString(words[i%len(words)] + " ")
 	}
-	e, err := New(&ingest.Corpus{Talks: []index.Talk{
+	e, err := New([]index.Talk{
 		{ID: "a", Title: "Greek", Abstract: b.String(), Kind: index.KindTalk},
 		{ID: "b", Title: "Another", Abstract: "nothing here", Kind: index.KindTalk},
-	}})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // The *JSONL benchmarks search a corpus file in the export format, the one
@@ -41,7 +40,7 @@ func jsonlEngine(b *testing.B) *Engine {
 			return
 		}
 		t0 := time.Now()
-		jsonlEng, jsonlErr = NewWithOptions(&ingest.Corpus{Talks: talks}, Options{CacheSize: -1})
+		jsonlEng, jsonlErr = NewWithOptions(talks, Options{CacheSize: -1})
 		b.Logf("engine over %d talks of %s built in %v", len(talks), *jsonlCorpus, time.Since(t0).Round(time.Millisecond))
 	})
 	if jsonlErr != nil {

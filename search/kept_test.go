@@ -24,9 +24,9 @@ func onDisk(dir string) Options {
 	}}
 }
 
-func newEngineT(t *testing.T, c *ingest.Corpus, o Options) *Engine {
+func newEngineT(t *testing.T, talks []index.Talk, o Options) *Engine {
 	t.Helper()
-	e, err := NewWithOptions(c, o)
+	e, err := NewWithOptions(talks, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,9 +123,9 @@ var (
 func TestKeptDerivationsSeeds(t *testing.T) {
 	fresh, c := seedEngine(t)
 	dir := t.TempDir()
-	first := newEngineT(t, c, onDisk(dir))
+	first := newEngineT(t, c.Talks, onDisk(dir))
 	wantKept(t, first, allDerived)
-	restarted := newEngineT(t, c, onDisk(dir))
+	restarted := newEngineT(t, c.Talks, onDisk(dir))
 	wantKept(t, restarted, allLoaded)
 	sameDerivations(t, fresh, restarted)
 	queries, _ := loadJudgments(t, c.Talks)
@@ -139,28 +139,28 @@ func TestKeptDerivationsSeeds(t *testing.T) {
 	// A flipped byte: the checksum says so; the vocabulary is derived and
 	// kept again, the thesaurus still read.
 	flipByte(t, filepath.Join(side, keptVocabulary), 100)
-	damaged := newEngineT(t, c, onDisk(dir))
+	damaged := newEngineT(t, c.Talks, onDisk(dir))
 	wantKept(t, damaged, Kept{Loaded: []string{keptThesaurus}, Derived: []string{keptVocabulary},
 		Problems: []string{"sidecar vocabulary: checksum mismatch"}})
 	sameAnswers(t, fresh, damaged, keptQueries)
-	wantKept(t, newEngineT(t, c, onDisk(dir)), allLoaded)
+	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), allLoaded)
 
 	// Truncated.
 	if err := os.Truncate(filepath.Join(side, keptThesaurus), 10); err != nil {
 		t.Fatal(err)
 	}
-	wantKept(t, newEngineT(t, c, onDisk(dir)), Kept{Loaded: []string{keptVocabulary}, Derived: []string{keptThesaurus},
+	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), Kept{Loaded: []string{keptVocabulary}, Derived: []string{keptThesaurus},
 		Problems: []string{"sidecar thesaurus: 10 bytes, truncated"}})
 
 	// Intact, but kept for other talks: never read as these talks'.
 	other := t.TempDir()
-	newEngineT(t, &ingest.Corpus{Talks: fixtureTalks(t)}, onDisk(other))
+	newEngineT(t, fixtureTalks(t), onDisk(other))
 	copyFile(t, filepath.Join(other, "current", "sidecar", keptVocabulary), filepath.Join(side, keptVocabulary))
-	foreign := newEngineT(t, c, onDisk(dir))
+	foreign := newEngineT(t, c.Talks, onDisk(dir))
 	wantKept(t, foreign, Kept{Loaded: []string{keptThesaurus}, Derived: []string{keptVocabulary},
 		Problems: []string{"written for other talks"}})
 	sameDerivations(t, fresh, foreign)
-	wantKept(t, newEngineT(t, c, onDisk(dir)), allLoaded)
+	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), allLoaded)
 }
 
 // TestKeptDerivationsFOSDEM2025: the same on a real archive year, over
@@ -183,11 +183,11 @@ func TestKeptDerivationsFOSDEM2025(t *testing.T) {
 	if len(c.Talks) != 1105 {
 		t.Fatalf("FOSDEM 2025: %d talks, want 1,105", len(c.Talks))
 	}
-	fresh := newEngineT(t, c, Options{})
+	fresh := newEngineT(t, c.Talks, Options{})
 	dir := t.TempDir()
 	// 1,105 talks are mined for associations (assoc.go), kept too.
-	wantKept(t, newEngineT(t, c, onDisk(dir)), Kept{Derived: []string{keptAssociations, keptThesaurus, keptVocabulary}})
-	restarted := newEngineT(t, c, onDisk(dir))
+	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), Kept{Derived: []string{keptAssociations, keptThesaurus, keptVocabulary}})
+	restarted := newEngineT(t, c.Talks, onDisk(dir))
 	wantKept(t, restarted, Kept{Loaded: []string{keptAssociations, keptThesaurus, keptVocabulary}})
 	sameDerivations(t, fresh, restarted)
 	if a, b := fresh.snap.Load().assoc, restarted.snap.Load().assoc; !reflect.DeepEqual(a.posts, b.posts) || !reflect.DeepEqual(a.docs, b.docs) {

@@ -61,7 +61,7 @@ func fosdemEngine(t testing.TB) (*Engine, *ingest.Corpus) {
 	c := loadFOSDEM(t)
 	fosdemOnce.Do(func() {
 		fosdemC = c
-		fosdemE, fosdemErr = New(c)
+		fosdemE, fosdemErr = New(c.Talks)
 	})
 	if fosdemErr != nil {
 		t.Fatalf("FOSDEM engine: %v", fosdemErr)
@@ -427,7 +427,7 @@ var fosdemScanFloors = map[string]scores{
 
 func TestRelevanceFOSDEMScan(t *testing.T) {
 	_, c := fosdemEngine(t)
-	e, err := NewWithOptions(c, Options{OnePassMax: -1})
+	e, err := NewWithOptions(c.Talks, Options{OnePassMax: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func seedEngine(t testing.TB) (*Engine, *ingest.Corpus) {
 		if seedErr != nil {
 			return
 		}
-		seedEng, seedErr = New(seedCorpus)
+		seedEng, seedErr = New(seedCorpus.Talks)
 	})
 	if seedErr != nil {
 		t.Fatalf("seed engine: %v", seedErr)
@@ -65,7 +65,7 @@ func scannedSeeds(t testing.TB) *snapshot {
 func freshSeedEngine(t testing.TB) *Engine {
 	t.Helper()
 	_, c := seedEngine(t)
-	e, err := New(c)
+	e, err := New(c.Talks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +469,7 @@ func TestRelatedTiesInTalkOrder(t *testing.T) {
 		want = append(want, fmt.Sprintf("twin-%02d", i))
 	}
 	for build := range 5 {
-		e, err := New(&ingest.Corpus{Talks: talks})
+		e, err := New(talks)
 		if err != nil {
 			t.Fatal(err)
 		}

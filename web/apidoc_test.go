@@ -106,7 +106,7 @@ func TestAPIJSONIsEncodingJSON(t *testing.T) {
 		body, err := SearchJSON(res)
 		same("search "+q, body, err, NewSearchDoc(res))
 	}
-	rep, err := e.Overlaps(ctx, 0)
+	rep, err := overlap.NewReports(e).Overlaps(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

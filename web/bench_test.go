@@ -16,7 +16,7 @@ import (
 //	go test ./web -run '^$' -bench Pages -benchtime 2s
 func BenchmarkPages(b *testing.B) {
 	kept, e := newRealHandler(b)
-	made, err := NewHandler(e, zerolog.Nop(), Options{CacheBytes: -1})
+	made, err := NewHandler(served(e), zerolog.Nop(), Options{CacheBytes: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

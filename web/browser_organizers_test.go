@@ -19,7 +19,7 @@ func TestBrowserUpload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := NewHandler(e, zerolog.Nop(), Options{ReloadToken: testToken})
+		h, err := NewHandler(served(e), zerolog.Nop(), Options{ReloadToken: testToken})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 )
 
@@ -204,12 +203,12 @@ func TestReindexChangesKeptAnswers(t *testing.T) {
 	talk := func(id, title string) index.Talk {
 		return index.Talk{ID: id, Title: title, Abstract: title + " for everyone.", Kind: index.KindTalk, Track: "Inference"}
 	}
-	e, err := search.New(&ingest.Corpus{Talks: []index.Talk{talk("a-1", "Monarch actors"), talk("b-2", "Helion kernels")}})
+	e, err := search.New([]index.Talk{talk("a-1", "Monarch actors"), talk("b-2", "Helion kernels")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	h, err := NewHandler(e, zerolog.Nop(), Options{})
+	h, err := NewHandler(served(e), zerolog.Nop(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +226,7 @@ func TestReindexChangesKeptAnswers(t *testing.T) {
 	check("/api/search?q=monarch", `"total":1,`, "")
 	check("/talks/a-1", "Monarch actors", "")
 	gen := e.Generation()
-	if err := e.Replace(&ingest.Corpus{Talks: []index.Talk{talk("a-1", "Monarch on ROCm"), talk("c-3", "Monarch meshes")}}); err != nil {
+	if err := e.Replace([]index.Talk{talk("a-1", "Monarch on ROCm"), talk("c-3", "Monarch meshes")}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Generation() != gen+1 {
@@ -258,16 +257,16 @@ func TestKeysTellAnswersApart(t *testing.T) {
 			Start:    at(fmt.Sprintf("%02d:00", 9+i)),
 		})
 	}
-	e, err := search.New(&ingest.Corpus{Talks: talks})
+	e, err := search.New(talks)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	kept, err := NewHandler(e, zerolog.Nop(), Options{PageSize: 2})
+	kept, err := NewHandler(served(e), zerolog.Nop(), Options{PageSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	made, err := NewHandler(e, zerolog.Nop(), Options{PageSize: 2, CacheBytes: -1})
+	made, err := NewHandler(served(e), zerolog.Nop(), Options{PageSize: 2, CacheBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
 	"github.com/talksearch/talksearch/seeds"
 )
 
@@ -31,7 +32,7 @@ func backends(t *testing.T) []backend {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := search.New(c)
+	e, err := search.New(c.Talks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +43,8 @@ func backends(t *testing.T) []backend {
 	}
 	return []backend{
 		{"fake", fake, "monarch", "nothing", "monarch-on-rocm-1a2b", func(*testing.T) { fake.reindex() }},
-		{"engine", e, "monarch", "zzqxv", res.Hits[0].ID, func(t *testing.T) {
-			if err := e.Replace(c); err != nil {
+		{"engine", served(e), "monarch", "zzqxv", res.Hits[0].ID, func(t *testing.T) {
+			if err := e.Replace(c.Talks); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -111,8 +112,8 @@ func TestSearcherContract(t *testing.T) {
 				}
 			}
 			for _, min := range []float64{-0.1, 1.5, math.NaN()} {
-				if _, err := b.s.Overlaps(ctx, min); !errors.Is(err, search.ErrInvalid) {
-					t.Errorf("overlaps %v: err %v, want ErrInvalid", min, err)
+				if _, err := b.s.Overlaps(ctx, min); !errors.Is(err, overlap.ErrInvalidMin) {
+					t.Errorf("overlaps %v: err %v, want ErrInvalidMin", min, err)
 				}
 			}
 		}},

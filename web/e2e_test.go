@@ -15,6 +15,7 @@ import (
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
 	"github.com/talksearch/talksearch/seeds"
 )
 
@@ -23,8 +24,17 @@ var realEngine = sync.OnceValues(func() (*search.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return search.New(c)
+	return search.New(c.Talks)
 })
+
+// served is what a server answers from: e and the overlap reports of its
+// corpus, as talksearch serve wires them.
+func served(e *search.Engine) Searcher {
+	return struct {
+		*search.Engine
+		*overlap.Reports
+	}{e, overlap.NewReports(e)}
+}
 
 // newRealHandler serves the real seeds through the real engine.
 func newRealHandler(t testing.TB) (http.Handler, *search.Engine) {
@@ -36,7 +46,7 @@ func newRealHandler(t testing.TB) (http.Handler, *search.Engine) {
 	// Every request of httptest comes from one address, and the fuzzers
 	// send long queries back to back: no client budgets here (limit_test.go
 	// tests them).
-	h, err := NewHandler(e, zerolog.Nop(), Options{ClientBudget: -1})
+	h, err := NewHandler(served(e), zerolog.Nop(), Options{ClientBudget: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
 )
 
 // errorBody is the JSON of every API error.
@@ -34,7 +35,7 @@ func invalidf(format string, args ...any) error {
 // here (the access log already has every 4xx).
 func status(err error) (code int, msg string) {
 	switch {
-	case errors.Is(err, search.ErrInvalid):
+	case errors.Is(err, search.ErrInvalid), errors.Is(err, overlap.ErrInvalidMin):
 		return http.StatusBadRequest, err.Error()
 	case errors.Is(err, search.ErrNotFound):
 		return http.StatusNotFound, err.Error()

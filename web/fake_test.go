@@ -178,7 +178,7 @@ func (f *fakeSearcher) Talk(ctx context.Context, id string) (*search.TalkDetail,
 
 func (f *fakeSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Report, error) {
 	f.calls.Add(1)
-	if _, err := search.OverlapMin(min); err != nil {
+	if _, err := overlap.RoundMin(min); err != nil {
 		return nil, err
 	}
 	return &overlap.Report{

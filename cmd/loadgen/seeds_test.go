@@ -15,6 +15,7 @@ import (
 
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
 	"github.com/talksearch/talksearch/seeds"
 	"github.com/talksearch/talksearch/web"
 )
@@ -33,7 +34,7 @@ func newSeedServer(tb testing.TB) *httptest.Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e, err := search.New(c)
+	e, err := search.New(c.Talks)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -42,9 +43,12 @@ func newSeedServer(tb testing.TB) *httptest.Server {
 		if err != nil {
 			return web.ReloadReport{}, err
 		}
-		return web.ReloadReport{Talks: len(c.Talks)}, e.Replace(c)
+		return web.ReloadReport{Talks: len(c.Talks)}, e.Replace(c.Talks)
 	}
-	h, err := web.NewHandler(e, zerolog.New(io.Discard).Level(zerolog.InfoLevel), web.Options{ReloadToken: seedToken, Reload: reload})
+	h, err := web.NewHandler(struct {
+		*search.Engine
+		*overlap.Reports
+	}{e, overlap.NewReports(e)}, zerolog.New(io.Discard).Level(zerolog.InfoLevel), web.Options{ReloadToken: seedToken, Reload: reload})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -19,7 +19,6 @@ import (
 
 	"github.com/talksearch/talksearch/cmd/internal/gcgoal"
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 )
 
@@ -99,7 +98,7 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 		}
 	}
 	t1 := time.Now()
-	e, err := search.NewWithOptions(&ingest.Corpus{Talks: talks}, opts)
+	e, err := search.NewWithOptions(talks, opts)
 	if err != nil {
 		return err
 	}

@@ -122,7 +122,7 @@ func (g *globals) searchEngine() (*search.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := search.New(c)
+	e, err := search.New(c.Talks)
 	if err != nil {
 		return nil, fmt.Errorf("index talks: %w", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
 	"github.com/talksearch/talksearch/web"
 )
 
@@ -135,7 +136,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 			return err
 		}
 	}
-	engine, err := search.NewWithOptions(corpus, search.Options{Index: indexFunc(o.indexDir, g.stderr, log)})
+	engine, err := search.NewWithOptions(corpus.Talks, search.Options{Index: indexFunc(o.indexDir, g.stderr, log)})
 	if err != nil {
 		return fmt.Errorf("build search engine: %w", err)
 	}
@@ -156,11 +157,11 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 
 	gin.SetMode(gin.ReleaseMode)
 	// Live re-index (reload.go): SIGHUP, or POST /admin/reload with the token.
-	reload := newReloader(g, corpus, engine.Replace, o.allowDrop, log)
+	reload := newReloader(g, corpus, func(c *ingest.Corpus) error { return engine.Replace(c.Talks) }, o.allowDrop, log)
 	stopHUP := reload.watchSIGHUP(ctx, hup)
 	defer stopHUP()
 
-	h, err := web.NewHandler(engine, log, web.Options{
+	h, err := web.NewHandler(catalog{engine, overlap.NewReports(engine)}, log, web.Options{
 		RequestTimeout: o.requestTimeout, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
 		ReloadStatus: reload.status, ClientBudget: budget,
 	})
@@ -258,4 +259,11 @@ func responseCacheBytes(mib int) (int, error) {
 		return -1, nil
 	}
 	return mib << 20, nil
+}
+
+// catalog is what the server answers from: the search engine and the
+// overlap reports of the corpus it serves.
+type catalog struct {
+	*search.Engine
+	*overlap.Reports
 }
