@@ -10,6 +10,7 @@ import (
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/analysis"
+	"github.com/talksearch/talksearch/search/highlight"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -346,13 +347,13 @@ func locator(must, should, proximity []query.Query) query.Query {
 			return
 		case *query.TermQuery:
 			key = q.FieldVal + "\x00" + q.Term
-			if !slices.Contains(highlightedFields, q.FieldVal) {
+			if !slices.Contains(highlight.Fields, q.FieldVal) {
 				return
 			}
 		case *query.MultiPhraseQuery, textPhrase:
 			p := multiPhrase(q)
 			key = p.FieldVal + "\x00" + fmt.Sprint(p.Terms)
-			if !slices.Contains(highlightedFields, p.FieldVal) {
+			if !slices.Contains(highlight.Fields, p.FieldVal) {
 				return
 			}
 		default:

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/talksearch/talksearch/search/highlight"
 	"github.com/talksearch/talksearch/search/syntax"
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -66,7 +67,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 			Highlights: Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}},
 		}
 		if pl.q != nil && m.hit != nil {
-			h.Highlights = highlight(m.hit, t)
+			h.Highlights = highlight.Talk(m.hit, t)
 		}
 		if h.Speakers == nil {
 			h.Speakers = []index.Speaker{}

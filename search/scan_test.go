@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/talksearch/talksearch/search/highlight"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -124,15 +124,10 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	if len(searched) == 0 {
 		t.Fatal("query matches nothing: the comparison would prove nothing")
 	}
-	locations := func(ms []match) map[string][]string {
-		out := map[string][]string{}
-		var w matchedWords
+	locations := func(ms []match) map[string]highlight.Fragments {
+		out := map[string]highlight.Fragments{}
 		for _, m := range ms {
-			for _, f := range highlightedFields {
-				for _, tl := range w.of(m.hit, f) {
-					out[m.d.talk.ID] = append(out[m.d.talk.ID], fmt.Sprintf("%s %s %d %d-%d", f, tl.Term, tl.Pos, tl.Start, tl.End))
-				}
-			}
+			out[m.d.talk.ID] = highlight.Talk(m.hit, m.d.talk)
 		}
 		return out
 	}
@@ -213,7 +208,7 @@ func TestLocateAsBleveSearch(t *testing.T) {
 					got = &page[i]
 				}
 			}
-			want := highlight(h, got.d.talk)
+			want := highlight.Talk(h, got.d.talk)
 			if got.hit == nil {
 				// Matched in no highlighted field (a track's name):
 				// the page shows no highlights for it.
@@ -223,7 +218,7 @@ func TestLocateAsBleveSearch(t *testing.T) {
 				unlocated++
 				continue
 			}
-			if diff := cmp.Diff(want, highlight(got.hit, got.d.talk)); diff != "" {
+			if diff := cmp.Diff(want, highlight.Talk(got.hit, got.d.talk)); diff != "" {
 				t.Errorf("%q, talk %s: highlights (-Bleve search +locate):\n%s", r.Query, h.ID, diff)
 			}
 			marked += len(want.Title) + len(want.Abstract) + len(want.Speakers)

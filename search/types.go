@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/highlight"
 )
 
 // Sort orders of a search.
@@ -80,14 +81,9 @@ type Hit struct {
 }
 
 // Highlights are HTML fragments: data-set text is escaped and the matched
-// words are wrapped in <mark>, the only markup they may contain.
-type Highlights struct {
-	Title    []string
-	Abstract []string
-	// Speakers are the speakers with a matched word in their name or
-	// affiliation, each as "Name, Affiliation", in the talk's order.
-	Speakers []string
-}
+// words are wrapped in highlight.MarkOpen and MarkClose, the only markup
+// they may contain.
+type Highlights = highlight.Fragments
 
 // Facets counts the talks of a result per track, level, room, day, kind,
 // conference and language, each ordered by count (descending), then value;

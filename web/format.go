@@ -8,6 +8,7 @@ import (
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/highlight"
 )
 
 // safeHighlight turns an engine fragment (escaped text with <mark> around
@@ -40,10 +41,10 @@ func canonicalHighlight(f string) bool {
 		switch rest := f[i:]; f[i] {
 		case '<':
 			switch {
-			case !open && strings.HasPrefix(rest, search.MarkOpen) && strings.Contains(rest[len(search.MarkOpen):], search.MarkClose):
-				open, i = true, i+len(search.MarkOpen)
-			case open && strings.HasPrefix(rest, search.MarkClose):
-				open, i = false, i+len(search.MarkClose)
+			case !open && strings.HasPrefix(rest, highlight.MarkOpen) && strings.Contains(rest[len(highlight.MarkOpen):], highlight.MarkClose):
+				open, i = true, i+len(highlight.MarkOpen)
+			case open && strings.HasPrefix(rest, highlight.MarkClose):
+				open, i = false, i+len(highlight.MarkClose)
 			default:
 				return false
 			}
@@ -85,14 +86,14 @@ func rebuildHighlight(fragment string) template.HTML {
 		b.WriteString(reescape(fragment[:i]))
 		rest := fragment[i:]
 		switch {
-		case !open && strings.HasPrefix(rest, search.MarkOpen) && strings.Contains(rest[len(search.MarkOpen):], search.MarkClose):
-			b.WriteString(search.MarkOpen)
+		case !open && strings.HasPrefix(rest, highlight.MarkOpen) && strings.Contains(rest[len(highlight.MarkOpen):], highlight.MarkClose):
+			b.WriteString(highlight.MarkOpen)
 			open = true
-			fragment = rest[len(search.MarkOpen):]
-		case open && strings.HasPrefix(rest, search.MarkClose):
-			b.WriteString(search.MarkClose)
+			fragment = rest[len(highlight.MarkOpen):]
+		case open && strings.HasPrefix(rest, highlight.MarkClose):
+			b.WriteString(highlight.MarkClose)
 			open = false
-			fragment = rest[len(search.MarkClose):]
+			fragment = rest[len(highlight.MarkClose):]
 		default:
 			b.WriteString("&lt;")
 			fragment = rest[1:]
@@ -110,7 +111,7 @@ func reescape(s string) string {
 // hasMark says whether a fragment highlights anything; the engine returns
 // fragments for fields where nothing matched.
 func hasMark(fragment string) bool {
-	return strings.Contains(fragment, search.MarkOpen)
+	return strings.Contains(fragment, highlight.MarkOpen)
 }
 
 // formatWhen shows a time slot in its conference's zone: "Wed 8 Apr,

@@ -1,4 +1,4 @@
-package search
+package highlight
 
 import (
 	"bytes"
@@ -19,13 +19,13 @@ import (
 // an abstract, a title and a few runes, runeFragmenter makes exactly the
 // fragments of Bleve's simple fragmenter.
 func TestRuneFragmenterIsBlevesSimpleFragmenter(t *testing.T) {
-	_, c := seedEngine(t)
+	talks := seedTalks(t)
 	texts := []string{
 		"caf\xe9 au lait \xff\xfe is not UTF-8, and neither is this \xc3",
 		"a replacement \uFFFD character stops Bleve's walk \uFFFD twice",
 		"ünïcödé wörds – with “quotes” and emoji 🙂 around matched words",
 	}
-	for _, tk := range c.Talks {
+	for _, tk := range talks {
 		texts = append(texts, tk.Title, tk.Abstract)
 	}
 	word := regexp.MustCompile(`[\pL\pN]+`)

@@ -1,4 +1,4 @@
-package search
+package highlight
 
 import (
 	"bytes"
@@ -16,18 +16,6 @@ import (
 	"github.com/talksearch/talksearch/index"
 )
 
-// Highlighting makes the fragments Bleve's simple highlighter makes: its
-// simple fragmenter's windows around the matched words (fragment.go), each
-// scored by the distinct terms it holds, the best ones that do not overlap,
-// marked as its html formatter marks them (markFormatter: everything
-// escaped but the <mark> added). It reads the matched words from the hit
-// as they come and the text from the talk in memory (the text that was
-// indexed), where Bleve's wants a map of maps of the words, a document of
-// the fields and a TermLocation allocated per word: that glue was half the
-// allocations of a search on the seeds. The title wants one fragment of the
-// whole title and the abstract wants two, where a search request gives one
-// fragment of a single size per field. TestHighlightIsBlevesHighlighter
-// holds the two to the same fragments.
 // MarkOpen and MarkClose surround a matched word in a highlight fragment;
 // the web layer keeps exactly these tags when it re-escapes a fragment.
 const (
@@ -157,10 +145,22 @@ func fragmentStarts(ot bhighlight.TermLocations) bhighlight.TermLocations {
 	return spread
 }
 
-// highlight marks the matched words of h in the talk's title, abstract and
-// speakers. Only fragments with a match are kept.
-func highlight(h *bsearch.DocumentMatch, t *index.Talk) Highlights {
-	hl := Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
+// Fragments are HTML fragments of a talk's fields: data-set text is
+// escaped and the matched words are wrapped in MarkOpen and MarkClose, the
+// only markup they may contain.
+type Fragments struct {
+	Title    []string
+	Abstract []string
+	// Speakers are the speakers with a matched word in their name or
+	// affiliation, each as "Name, Affiliation", in the talk's order.
+	Speakers []string
+}
+
+// Talk marks the matched words of h in the talk's title, abstract and
+// speakers. Only fragments with a match are kept. h is read, not changed:
+// other searches may be reading it.
+func Talk(h *bsearch.DocumentMatch, t *index.Talk) Fragments {
+	hl := Fragments{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
 	var words matchedWords
 	// A field without matched words has no fragment to keep (marked):
 	// it is not fragmented and formatted for nothing (a seventh of the
@@ -245,8 +245,9 @@ func marked(frags []string) []string {
 	return slices.DeleteFunc(frags, func(f string) bool { return !strings.Contains(f, MarkOpen) })
 }
 
-// highlightedFields are the fields highlight marks.
-var highlightedFields = []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers}
+// Fields are the fields Talk marks: a query's words matched elsewhere
+// (the track and room names) need no positions.
+var Fields = []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers}
 
 // matchedWords holds the matched words of one field of a hit, reused from
 // field to field.

@@ -1,4 +1,4 @@
-package search
+package highlight
 
 import (
 	"encoding/binary"
