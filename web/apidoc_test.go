@@ -68,10 +68,10 @@ func TestPairDocumentKeys(t *testing.T) {
 	}
 }
 
-// TestAPIJSONIsEncodingJSON: the API's encoder (goccy/go-json, for speed)
-// writes the bytes encoding/json writes for every answer of the seeds: a
-// search for each word of the talks' titles and for odd text, every talk,
-// and the overlaps.
+// TestAPIJSONIsEncodingJSON: the API writes the bytes encoding/json writes
+// for every answer of the seeds (a search for each word of the talks'
+// titles and for odd text, every talk, and the overlaps), escaping
+// included, so that no change of encoder can change the contract.
 func TestAPIJSONIsEncodingJSON(t *testing.T) {
 	_, e := newRealHandler(t)
 	ctx := context.Background()
