@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/termvec"
 )
 
@@ -31,8 +32,6 @@ const (
 	// assocMinNPMI is the least normalised PMI (−1..1, 0 independent) of
 	// an associated pair.
 	assocMinNPMI = 0.3
-	// assocWeight is an associated term's weight against a query word's.
-	assocWeight = 0.3
 	// assocMinWords is the fewest rarer words of a query that
 	// associations expand: which of one word's associates the user means
 	// is a guess.
@@ -82,9 +81,9 @@ type associate struct {
 // left out: they associate nothing.
 func newAssocIndex(talks []index.Talk, ts *termStats) *assocIndex {
 	df := ts.voc.DF()
-	// A common term ("project", "open": commonShare) is associated with
+	// A common term ("project", "open": ranking.CommonShare) is associated with
 	// everything and says nothing.
-	maxDF := int32(commonShare * float64(len(talks)))
+	maxDF := int32(ranking.CommonShare * float64(len(talks)))
 	keep := func(id int32) bool {
 		return df[id] >= assocMinTalks && df[id] <= maxDF && termvec.Content(ts.voc.Term(id))
 	}
@@ -240,13 +239,13 @@ type expansion struct {
 // words (assocNeed; each word counted by its only index term), strongest
 // first, none of them a term the query's clauses (coord) already match: a
 // word's own synonyms ("mixture of experts" → MoE) are no news.
-func (s *snapshot) associatedTerms(words []string, coord []coordClause) []expansion {
+func (s *snapshot) associatedTerms(words []string, coord []ranking.Clause) []expansion {
 	if s.assoc == nil || len(words) < assocMinWords || assocTerms == 0 {
 		return nil
 	}
 	inQuery := map[string]bool{}
 	for _, c := range coord {
-		for _, t := range c.terms {
+		for _, t := range c.Terms {
 			inQuery[t] = true
 		}
 	}
@@ -293,19 +292,19 @@ func (s *snapshot) associatedTerms(words []string, coord []coordClause) []expans
 }
 
 // assocQuery matches an associated term in titles and abstracts at
-// assocWeight of a word's weight.
+// ranking.Association of a word's weight.
 func (s *snapshot) assocQuery(term string) query.Query {
 	var qs []query.Query
-	for _, fw := range fieldWeights {
-		if fw.field != index.FieldTitle && fw.field != index.FieldAbstract {
+	for _, fw := range ranking.Fields {
+		if fw.Field != index.FieldTitle && fw.Field != index.FieldAbstract {
 			continue
 		}
-		if !s.hasTerm(fw.field, term) {
+		if !s.hasTerm(fw.Field, term) {
 			continue
 		}
 		q := query.NewTermQuery(term)
-		q.SetField(fw.field)
-		q.SetBoost(fw.weight * assocWeight)
+		q.SetField(fw.Field)
+		q.SetBoost(fw.Weight * ranking.Association)
 		qs = append(qs, q)
 	}
 	return anyOf(qs)

@@ -24,8 +24,8 @@ func TestClauseWeights(t *testing.T) {
 		t.Fatalf("%d clauses, want 3: %+v", len(pl.coord), pl.coord)
 	}
 	for i, want := range []float64{0, s.idf("video"), s.idf("analyz")} {
-		if got := pl.coord[i].weight; got != want {
-			t.Errorf("clause %d %v: weight %.3f, want %.3f", i, pl.coord[i].terms, got, want)
+		if got := pl.coord[i].Weight; got != want {
+			t.Errorf("clause %d %v: weight %.3f, want %.3f", i, pl.coord[i].Terms, got, want)
 		}
 	}
 	if s.dict["analyz"] == 0 || s.dict["analysi"] != 0 || s.dict["footbal"] != 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/synonyms"
 )
 
@@ -134,8 +135,8 @@ func (s *snapshot) affordableWords(b *budget) []string {
 	for i, w := range b.plainWords {
 		n := 0
 		for _, t := range s.analyze(w) {
-			for _, fw := range fieldWeights {
-				if s.hasTerm(fw.field, t) {
+			for _, fw := range ranking.Fields {
+				if s.hasTerm(fw.Field, t) {
 					n++
 				}
 			}
@@ -223,7 +224,7 @@ func (s *snapshot) completions(w string) []alternative {
 	}
 	out := make([]alternative, len(cands))
 	for k, c := range cands {
-		out[k] = alternative{text: c, weight: completionWeight}
+		out[k] = alternative{text: c, weight: ranking.Completion}
 	}
 	return out
 }
@@ -240,6 +241,3 @@ func (v *vocabulary) withPrefix(prefix string, keep func(string) bool) []string 
 	}
 	return out
 }
-
-// completionWeight: a completion is a guess at the word being typed.
-const completionWeight = 0.7

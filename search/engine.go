@@ -17,6 +17,7 @@ import (
 
 	"github.com/talksearch/talksearch/index"
 	talkanalysis "github.com/talksearch/talksearch/index/analysis"
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/synonyms"
 )
 
@@ -413,7 +414,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	if assocTerms > 0 {
 		s.assoc = s.assocIndexOf(talks, index.SidecarOf(idx))
 	}
-	if s.bm25, err = bm25Stats(idx, talks, s.analyzer); err != nil {
+	if s.bm25, err = ranking.BM25Stats(idx, talks, s.analyzer); err != nil {
 		idx.Close()
 		return nil, err
 	}
@@ -642,4 +643,9 @@ func (r Request) cacheKey() string {
 	}
 	r.filtersKey(&b)
 	return b.String()
+}
+
+// withBM25 is ctx carrying the snapshot's BM25 statistics for Bleve.
+func (s *snapshot) withBM25(ctx context.Context) context.Context {
+	return ranking.WithBM25(ctx, s.bm25)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+	"github.com/talksearch/talksearch/search/ranking"
 )
 
 // A query word with a synonym of several words (`LLMs`: "large language
@@ -47,8 +48,8 @@ func (s *snapshot) knownPhrases(ctx context.Context) (map[string]*knownPhrase, e
 			if !s.compound(p) {
 				continue
 			}
-			for _, fw := range fieldWeights {
-				q, ok := s.phraseQuery(fw.field, p, 1).(textPhrase)
+			for _, fw := range ranking.Fields {
+				q, ok := s.phraseQuery(fw.Field, p, 1).(textPhrase)
 				if !ok {
 					continue // a term the field does not have
 				}
@@ -58,7 +59,7 @@ func (s *snapshot) knownPhrases(ctx context.Context) (map[string]*knownPhrase, e
 				}
 				n, err := c.phrase(q)
 				if err != nil {
-					return nil, fmt.Errorf("phrase %q in %s: %w", p, fw.field, err)
+					return nil, fmt.Errorf("phrase %q in %s: %w", p, fw.Field, err)
 				}
 				if n == nil {
 					continue
@@ -72,7 +73,7 @@ func (s *snapshot) knownPhrases(ctx context.Context) (map[string]*knownPhrase, e
 					}
 				})
 				if err != nil {
-					return nil, fmt.Errorf("phrase %q in %s: %w", p, fw.field, err)
+					return nil, fmt.Errorf("phrase %q in %s: %w", p, fw.Field, err)
 				}
 				out[key] = k
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/talksearch/talksearch/search/ranking"
 )
 
 // TestKnownPhrasesAreBlevesPhrases: the talks known to have each of the
@@ -21,14 +22,14 @@ func TestKnownPhrasesAreBlevesPhrases(t *testing.T) {
 		sc := s.scan
 		for _, g := range s.thesaurus.Groups() {
 			for _, p := range g.Phrases {
-				for _, fw := range fieldWeights {
-					q, ok := s.phraseQuery(fw.field, p, 1).(textPhrase)
+				for _, fw := range ranking.Fields {
+					q, ok := s.phraseQuery(fw.Field, p, 1).(textPhrase)
 					if !ok || !s.compound(p) {
 						continue
 					}
 					known, ok := sc.phrases[phraseKey(q)]
 					if !ok {
-						t.Fatalf("%q in %s: no known talks", p, fw.field)
+						t.Fatalf("%q in %s: no known talks", p, fw.Field)
 					}
 					searcher, err := q.MultiPhraseQuery.Searcher(sc.scoringContext(s.withBM25(ctx)), sc.reader, sc.mapping, bsearch.SearcherOptions{})
 					if err != nil {
@@ -47,7 +48,7 @@ func TestKnownPhrasesAreBlevesPhrases(t *testing.T) {
 						t.Fatal(err)
 					}
 					if !slices.Equal(known.docs, want.ToArray()) {
-						t.Fatalf("%q in %s: known in %d talks, Bleve's phrase in %d", p, fw.field, len(known.docs), want.GetCardinality())
+						t.Fatalf("%q in %s: known in %d talks, Bleve's phrase in %d", p, fw.Field, len(known.docs), want.GetCardinality())
 					}
 					terms := 0
 					for _, alts := range trimLeadingGaps(q.Terms) {
@@ -56,7 +57,7 @@ func TestKnownPhrasesAreBlevesPhrases(t *testing.T) {
 						}
 					}
 					if len(known.freqs) != len(known.docs)*terms || len(known.lengths) != len(known.freqs) {
-						t.Fatalf("%q in %s: %d talks, %d frequencies, %d lengths", p, fw.field, len(known.docs), len(known.freqs), len(known.lengths))
+						t.Fatalf("%q in %s: %d talks, %d frequencies, %d lengths", p, fw.Field, len(known.docs), len(known.freqs), len(known.lengths))
 					}
 					compared++
 					talks += want.GetCardinality()

@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -11,45 +10,8 @@ import (
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/analysis"
 	"github.com/talksearch/talksearch/search/highlight"
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/syntax"
-)
-
-// Field weights of a plain word. A title match outranks an abstract-only
-// one; speakers (names and affiliations) sit between, so "Meta" finds the
-// talks given by Meta people before talks that merely mention Meta. The
-// track and room names make "keynote", "lightning talks about rust" and
-// "Master Stage" find those sessions.
-var fieldWeights = []struct {
-	field  string
-	weight float64
-}{
-	{index.FieldTitle, 3},
-	{index.FieldSpeakers, 2},
-	{index.FieldAbstract, 1},
-	{index.FieldTrackText, trackWeight},
-	{index.FieldRoomText, roomWeight},
-}
-
-// Weights of the track and room names (variables so the relevance
-// collections can measure them).
-var trackWeight, roomWeight = 1.5, 1.5
-
-// Weights of the alternatives of a word relative to the word as typed.
-const (
-	// synonymWeight: an expansion ("mixture of experts" for "MoE") counts,
-	// but less than the literal word.
-	synonymWeight = 0.5
-	// correctionWeight: a correction of a word the index does not know.
-	// The typed word matches nothing, so this weight only ranks
-	// corrected words against the query's other words.
-	correctionWeight = 0.7
-	// phraseBoost: talks with the words of the query next to each other.
-	phraseBoost = 1.5
-	// compoundPartWeight: the terms of a compound word matched apart.
-	compoundPartWeight = 0.1
-	// breakFactor scales the score of breaks (coffee, lunch) so that they
-	// rank below sessions unless the query is about them.
-	breakFactor = 0.1
 )
 
 // plan is a syntax.Query query compiled against one snapshot.
@@ -68,8 +30,8 @@ type plan struct {
 	none bool
 	// coord holds, per clause of the words' disjunction, the index terms
 	// that match it and its weight: what soft coordination counts
-	// (softCoord).
-	coord []coordClause
+	// (ranking.SoftCoord).
+	coord []ranking.Clause
 	// simplified: the query had more expensive parts than the cost model
 	// allows; note says what was searched more simply.
 	simplified bool
@@ -161,7 +123,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			// "dual pipe" finds DualPipe: the joined word stands for both.
 			for _, j := range []int{i - 1, i} {
 				if j >= 0 && joins[j] != "" {
-					alts = append(alts, alternative{text: joins[j], weight: 0.5})
+					alts = append(alts, alternative{text: joins[j], weight: ranking.Joined})
 				}
 			}
 			switch {
@@ -173,12 +135,12 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				if fix := s.corrections(w); len(fix) > 0 {
 					pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
 					for _, f := range fix {
-						alts = append(alts, alternative{text: f, weight: correctionWeight})
+						alts = append(alts, alternative{text: f, weight: ranking.Correction})
 					}
 				}
 			}
 			for _, f := range s.forms(w) {
-				alts = append(alts, alternative{text: f, weight: correctionWeight})
+				alts = append(alts, alternative{text: f, weight: ranking.Correction})
 				pl.synonyms = append(pl.synonyms, w+" → "+f)
 			}
 			for _, v := range s.variants(w) {
@@ -199,14 +161,14 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				continue
 			}
 			clauses = append(clauses, bud.spent(s.wordClause(alts)))
-			pl.coord = append(pl.coord, coordClause{s.altTerms(alts), s.clauseWeight(alts, nLiteral)})
+			pl.coord = append(pl.coord, ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, nLiteral)})
 		}
 		if plain := s.affordableWords(&bud); len(plain) > 0 {
 			// Beyond the budget of clauses, the words count together as
 			// one, matched as they are.
-			alts := []alternative{{text: strings.Join(plain, " "), weight: 1}}
+			alts := []alternative{{text: strings.Join(plain, " "), weight: ranking.Literal}}
 			clauses = append(clauses, s.wordClause(alts))
-			pl.coord = append(pl.coord, coordClause{s.altTerms(alts), s.clauseWeight(alts, 1)})
+			pl.coord = append(pl.coord, ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, 1)})
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
@@ -219,7 +181,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			cq.SetBoost(float64(len(commonClauses)))
 			if s.onePass() {
 				clauses = append(clauses, cq)
-				pl.coord = append(pl.coord, coordClause{commonTerms, commonWeight})
+				pl.coord = append(pl.coord, ranking.Clause{Terms: commonTerms, Weight: commonWeight})
 			} else {
 				should = append(should, cq)
 			}
@@ -380,26 +342,6 @@ func (s *snapshot) altTerms(alts []alternative) []string {
 	return out
 }
 
-// coordPower raises the coordination factor (the share of the query's
-// clauses a talk matches, weighted by rarity: softCoord) to a power. The
-// issue behind it expected a softer factor to serve questions; measured on
-// the FOSDEM collection the opposite held for Bleve's unweighted factor
-// (power 0.5: all kinds 0.749 → 0.724; 3: 0.812). Weighted by idf, missing
-// a common word costs little and missing a rare one much, which is the
-// soft coordination questions need: power 5 gave 0.820 (3: 0.796, 7:
-// 0.826, 10: 0.823). 7 was dropped: its factor can outweigh the tenth a
-// break's score is cut to (breakFactor), so "granola monarch" ranked a
-// coffee break above the Monarch talks. No gate: a talk with one word of
-// the query is found, only ranked lower.
-var coordPower = 5.0
-
-// coordClause is one clause of the words' disjunction as soft coordination
-// counts it: the index terms that match it, and its weight.
-type coordClause struct {
-	terms  []string
-	weight float64
-}
-
 // clauseWeight is the weight of a word's clause in the coordination: the
 // rarity (idf) of the word as typed (alts[:literal]: its form the index
 // knows), not of its alternatives. A rare alternative (the joined
@@ -429,43 +371,9 @@ func (s *snapshot) clauseWeight(alts []alternative, literal int) float64 {
 	return w
 }
 
-// softCoord returns the factor that turns the score of a talk matching the
-// clauses of coord that matched says it matches, scored with Bleve's
-// coordination factor over those clauses, into its score with this
-// engine's: the share of the query's
-// clauses it matches, each clause weighted by the rarity of its word
-// (clauseWeight), to the power coordPower. Weighting by rarity is what
-// lets a talk with a question's rare words ("rust", "kernel") beat one
-// with its vague ones ("state"). Unweighted, every clause counts 1.
-func softCoord(coord []coordClause, matched func(clause int) bool, weighted bool) float64 {
-	n := len(coord)
-	if n < 2 {
-		return 1
-	}
-	m := 0
-	var got, all float64
-	for i, c := range coord {
-		w := 1.0
-		if weighted {
-			w = c.weight
-		}
-		all += w
-		if matched(i) {
-			m++
-			got += w
-		}
-	}
-	if m == 0 || all == 0 {
-		return 1
-	}
-	bleveCoord := float64(m) / float64(n)
-	return math.Pow(got/all, coordPower) / bleveCoord
-}
-
-// idf is the inverse document frequency of an index term, as BM25 has it.
+// idf is the inverse document frequency of an index term in the corpus.
 func (s *snapshot) idf(term string) float64 {
-	n, df := float64(len(s.byID)), float64(s.dict[term])
-	return math.Log(1 + (n-df+0.5)/(df+0.5))
+	return ranking.IDF(uint64(len(s.byID)), s.dict[term])
 }
 
 // alternative is one way of matching a word of the query.
@@ -503,12 +411,12 @@ func distinctAlternatives(alts []alternative) []alternative {
 // number, so a word with three alternatives weighs what a word without any
 // does (Bleve's coordination factor would otherwise divide it).
 func (s *snapshot) wordClause(alts []alternative) query.Query {
-	perField := make([]query.Query, 0, len(fieldWeights))
-	for _, fw := range fieldWeights {
+	perField := make([]query.Query, 0, len(ranking.Fields))
+	for _, fw := range ranking.Fields {
 		qs := make([]query.Query, 0, len(alts))
 		for _, a := range alts {
-			boost := fw.weight * a.weight * float64(len(alts))
-			qs = append(qs, s.fieldQuery(fw.field, a.text, a.phrase, boost))
+			boost := fw.Weight * a.weight * float64(len(alts))
+			qs = append(qs, s.fieldQuery(fw.Field, a.text, a.phrase, boost))
 		}
 		perField = append(perField, anyOf(qs))
 	}
@@ -525,17 +433,17 @@ func (s *snapshot) literal(w string, b *budget) []alternative {
 		if b.compounds >= maxCompounds {
 			// Beyond the budget, its terms apart, as plain words.
 			b.plainCompounds = append(b.plainCompounds, w)
-			return []alternative{{text: w, weight: 1}}
+			return []alternative{{text: w, weight: ranking.Literal}}
 		}
 		b.compounds++
 		if !s.onePass() {
 			// In a large corpus the parts apart ("torch") match most of
 			// it, for a tenth of a word's weight: not worth the cost.
-			return []alternative{{text: w, weight: 1, phrase: true}}
+			return []alternative{{text: w, weight: ranking.Literal, phrase: true}}
 		}
-		return []alternative{{text: w, weight: 1, phrase: true}, {text: w, weight: compoundPartWeight}}
+		return []alternative{{text: w, weight: ranking.Literal, phrase: true}, {text: w, weight: ranking.CompoundPart}}
 	}
-	return []alternative{{text: w, weight: 1}}
+	return []alternative{{text: w, weight: ranking.Literal}}
 }
 
 // joinedNeighbours returns, for each word but the last, the word it makes
@@ -552,16 +460,13 @@ func (s *snapshot) joinedNeighbours(words []string) []string {
 	return out
 }
 
-// commonShare is the share of talks above which a word is common.
-const commonShare = 0.2
-
 // common says whether a word is in more than commonShare of the talks.
 func (s *snapshot) common(w string) bool {
 	var df uint64
 	for _, t := range s.analyze(s.knownForm(w)) {
 		df = max(df, s.dict[t])
 	}
-	return float64(df) > commonShare*float64(len(s.byID))
+	return float64(df) > ranking.CommonShare*float64(len(s.byID))
 }
 
 // knownForm returns w, or the form of w the index knows when w is an
@@ -596,15 +501,15 @@ func (s *snapshot) compound(w string) bool {
 func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Query {
 	var qs []query.Query
 	whole := strings.Join(typed, " ")
-	qs = append(qs, s.fieldQuery(index.FieldTitle, whole, true, 3*phraseBoost),
+	qs = append(qs, s.fieldQuery(index.FieldTitle, whole, true, ranking.WholeInTitle),
 		// A room's or a track's name typed whole ("Master Stage", not
 		// "Junior Stage" with a "master" in the abstract).
-		s.fieldQuery(index.FieldRoomText, whole, true, 3*phraseBoost),
-		s.fieldQuery(index.FieldTrackText, whole, true, 3*phraseBoost))
+		s.fieldQuery(index.FieldRoomText, whole, true, ranking.WholeInTitle),
+		s.fieldQuery(index.FieldTrackText, whole, true, ranking.WholeInTitle))
 	if all {
 		qs = append(qs,
-			s.fieldQuery(index.FieldAbstract, whole, true, phraseBoost),
-			s.fieldQuery(index.FieldSpeakers, whole, true, 2*phraseBoost),
+			s.fieldQuery(index.FieldAbstract, whole, true, ranking.WholeInAbstract),
+			s.fieldQuery(index.FieldSpeakers, whole, true, ranking.WholeInSpeakers),
 		)
 	}
 	isContent := map[string]bool{}
@@ -617,9 +522,9 @@ func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Q
 			continue
 		}
 		pair := typed[i] + " " + typed[i+1]
-		qs = append(qs, s.fieldQuery(index.FieldTitle, pair, true, phraseBoost))
+		qs = append(qs, s.fieldQuery(index.FieldTitle, pair, true, ranking.PairInTitle))
 		if all {
-			qs = append(qs, s.fieldQuery(index.FieldAbstract, pair, true, phraseBoost/2))
+			qs = append(qs, s.fieldQuery(index.FieldAbstract, pair, true, ranking.PairInAbstract))
 		}
 		pairs++
 	}
@@ -628,9 +533,9 @@ func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Q
 
 // fieldsQuery matches text in the title, abstract, speakers, track or room.
 func (s *snapshot) fieldsQuery(text string, phrase bool, boost float64) query.Query {
-	qs := make([]query.Query, 0, len(fieldWeights))
-	for _, fw := range fieldWeights {
-		qs = append(qs, s.fieldQuery(fw.field, text, phrase, boost*fw.weight))
+	qs := make([]query.Query, 0, len(ranking.Fields))
+	for _, fw := range ranking.Fields {
+		qs = append(qs, s.fieldQuery(fw.Field, text, phrase, boost*fw.Weight))
 	}
 	return anyOf(qs)
 }

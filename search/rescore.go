@@ -13,7 +13,7 @@ import (
 // A scan of a large corpus scores every match of a query's required part
 // only (its words, phrases and fields), and the optional part (common
 // words, proximity phrases, associated terms) only for the best
-// rescoreWindow talks of the request: the optional part, advanced by Bleve
+// ranking.RescoreWindow talks of the request: the optional part, advanced by Bleve
 // to every match of the required one, was a third of a FOSDEM scan and
 // most of its slowest queries (`open source ai licensing`: 2.6 → 0.4 ms of
 // scan). The optional part only adds to a score, so a talk of the window
@@ -22,12 +22,6 @@ import (
 // window that the optional part would have lifted onto the page is what
 // this gives up (TestRescoreKeepsTheJudgedPages). Totals and facets are
 // the required part's matches, which are the whole query's.
-
-// rescoreWindow is the number of a request's best talks, by the required
-// part's score, that the optional part scores: five pages of 20 (a later
-// page widens it to reach the page). A window of 50 changed the 19th and
-// 20th hits of three judged FOSDEM queries; 100 changes none.
-const rescoreWindow = 100
 
 // rescores says whether the scan of pl scores its optional part apart.
 func (s *snapshot) rescores(pl plan) bool {

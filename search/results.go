@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/talksearch/talksearch/search/highlight"
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/syntax"
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -156,7 +157,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 	case s.rescores(pl) && r.Sort != SortTime:
 		// The window's talks rank above every other once rescored; the
 		// page is in the window.
-		window := pageOf(results, r.Sort, 0, max(rescoreWindow, r.Offset+r.Limit))
+		window := pageOf(results, r.Sort, 0, max(ranking.RescoreWindow, r.Offset+r.Limit))
 		if err := s.scan.rescore(s.withBM25(ctx), pl.optional, qm.weight, results, window); err != nil {
 			return nil, 0, Facets{}, err
 		}
@@ -231,15 +232,11 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, float64, e
 	if err != nil {
 		return nil, 0, err
 	}
-	cf := newCoordFactors(pl.coord)
+	f := ranking.NewFactors(pl.coord)
 	for i := range out {
 		m := &out[i]
-		// A break's clauses are not weighted by rarity: a menu's rare
-		// words (granola) would lift it above the sessions.
-		m.score *= cf.located(m.hit.FieldTermLocations, !m.d.isBreak)
-		if m.d.isBreak {
-			m.score *= breakFactor
-		}
+		m.factor = f.Of(f.Mask(m.hit.FieldTermLocations), m.d.isBreak)
+		m.score *= m.factor
 	}
 	return out, 0, nil
 }

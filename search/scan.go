@@ -15,6 +15,7 @@ import (
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bleveidx "github.com/blevesearch/bleve_index_api"
+	"github.com/talksearch/talksearch/search/ranking"
 )
 
 // Searches run their query's Bleve searcher directly. Those of corpora
@@ -145,7 +146,7 @@ const (
 //
 // weight is the sum of the squared weights of q's searcher, what Bleve
 // derives its query norm from (rescore.go).
-func (sc *scanner) matches(ctx context.Context, q query.Query, coord []coordClause, tracks map[string]bool) (ms []match, weight float64, err error) {
+func (sc *scanner) matches(ctx context.Context, q query.Query, coord []ranking.Clause, tracks map[string]bool) (ms []match, weight float64, err error) {
 	ctx = sc.scoringContext(ctx)
 	mp, err := sc.clauseMasks(ctx, coord)
 	if err != nil {
@@ -397,26 +398,23 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 // unless it is no talk or not of tracks: soft coordination over the
 // clauses masks says it matches (none when masks is nil), breaks ranked
 // down.
-func (sc *scanner) appendMatch(out []match, n uint64, score float64, cf *coordFactors, masks []uint32, tracks map[string]bool) []match {
+func (sc *scanner) appendMatch(out []match, n uint64, score float64, f *ranking.Factors, masks []uint32, tracks map[string]bool) []match {
 	d := sc.docs[n]
 	if d == nil || (tracks != nil && !tracks[d.track]) {
 		return out
 	}
-	factor := 1.0
-	isBreak := sc.breaks[n]
+	var mask uint32
 	if masks != nil {
-		factor = cf.factor(masks[n], !isBreak)
+		mask = masks[n]
 	}
-	if isBreak {
-		factor *= breakFactor
-	}
+	factor := f.Of(mask, sc.breaks[n])
 	return append(out, match{d: d, num: n, score: score * factor, factor: factor})
 }
 
 // scanPart appends to out the matches of q among documents numbered from
 // to to (exclusive), coordinated over coord by the clauses masks says each
 // matches (none when masks is nil).
-func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
+func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []ranking.Clause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
 	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{})
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
@@ -427,7 +425,7 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordCla
 		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize(), 0),
 		IndexReader:       sc.reader,
 	}
-	cf := newCoordFactors(coord)
+	f := ranking.NewFactors(coord)
 	var dm *bsearch.DocumentMatch
 	if from == 0 {
 		dm, err = searcher.Next(sctx)
@@ -447,7 +445,7 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []coordCla
 		if n >= to {
 			return out, weight, nil
 		}
-		out = sc.appendMatch(out, n, dm.Score, cf, masks, tracks)
+		out = sc.appendMatch(out, n, dm.Score, f, masks, tracks)
 		sctx.DocumentMatchPool.Put(dm)
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {

@@ -3,16 +3,12 @@ package search
 import (
 	"context"
 	"fmt"
-	"math"
-	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	bsearch "github.com/blevesearch/bleve/v2/search"
 	bleveidx "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
-
-	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/ranking"
 )
 
 // A scan reads no word positions, so it cannot tell from a match which of
@@ -26,7 +22,13 @@ import (
 // one-pass search.
 
 // coordFields are the fields a word's clause matches (wordClause).
-var coordFields = []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers, index.FieldTrackText, index.FieldRoomText}
+var coordFields = func() []string {
+	var out []string
+	for _, fw := range ranking.Fields {
+		out = append(out, fw.Field)
+	}
+	return out
+}()
 
 // maxMaskClauses is the most clauses a mask holds; a query has at most
 // maxWordClauses plus the clause of the words beyond them.
@@ -35,7 +37,7 @@ const maxMaskClauses = 32
 // clauseMasks returns, per document number, the clauses of coord it
 // matches as bits (bit i: clause i), or nil when there is nothing to
 // coordinate. Return the masks to maskPool when done.
-func (sc *scanner) clauseMasks(ctx context.Context, coord []coordClause) (*[]uint32, error) {
+func (sc *scanner) clauseMasks(ctx context.Context, coord []ranking.Clause) (*[]uint32, error) {
 	if len(coord) < 2 || len(coord) > maxMaskClauses {
 		return nil, nil
 	}
@@ -48,7 +50,7 @@ func (sc *scanner) clauseMasks(ctx context.Context, coord []coordClause) (*[]uin
 
 // masksFrom makes the masks of clauseMasks from the postings bitmaps of
 // dicts or, without them, by walking term field readers.
-func (sc *scanner) masksFrom(ctx context.Context, coord []coordClause, dicts []segment.TermDictionary) (*[]uint32, error) {
+func (sc *scanner) masksFrom(ctx context.Context, coord []ranking.Clause, dicts []segment.TermDictionary) (*[]uint32, error) {
 	mp, _ := sc.maskPool.Get().(*[]uint32)
 	if mp == nil || len(*mp) != len(sc.docs) {
 		m := make([]uint32, len(sc.docs))
@@ -62,7 +64,7 @@ func (sc *scanner) masksFrom(ctx context.Context, coord []coordClause, dicts []s
 		bit := uint32(1) << i
 		if dicts != nil {
 			docs.Clear()
-			if err := clauseDocs(dicts, c.terms, docs); err != nil {
+			if err := clauseDocs(dicts, c.Terms, docs); err != nil {
 				sc.putMasks(mp)
 				return nil, err
 			}
@@ -76,7 +78,7 @@ func (sc *scanner) masksFrom(ctx context.Context, coord []coordClause, dicts []s
 			}
 			continue
 		}
-		for _, t := range c.terms {
+		for _, t := range c.Terms {
 			for _, f := range coordFields {
 				r, err := sc.reader.TermFieldReader(ctx, []byte(t), f, false, false, false)
 				if err != nil {
@@ -153,92 +155,4 @@ func clauseDocs(dicts []segment.TermDictionary, terms []string, docs *roaring.Bi
 func (sc *scanner) putMasks(mp *[]uint32) {
 	clear(*mp)
 	sc.maskPool.Put(mp)
-}
-
-// coordFactors gives softCoord's factor of a query by clause mask,
-// computed once per mask and weighting rather than once per matching
-// talk: a query's matches share a handful of masks, and a 400-character
-// query of real words has dozens of clauses to add up for each of them.
-// One per search (not safe for concurrent use).
-type coordFactors struct {
-	coord []coordClause
-	// clauses are the clauses each index term of coord matches, as bits.
-	clauses map[string]uint32
-	// dense are the factors by key (mask and weighting) of a query of at
-	// most maxDenseClauses clauses, NaN until computed: a scan looks one
-	// up per match, and a map lookup was a sixth of a FOSDEM scan. memo
-	// holds them for longer queries, made on first use.
-	dense []float64
-	memo  map[uint64]float64
-}
-
-// maxDenseClauses bounds the queries whose factors are kept in a slice:
-// 2^11 keys of 8 bytes.
-const maxDenseClauses = 10
-
-func newCoordFactors(coord []coordClause) *coordFactors {
-	c := &coordFactors{coord: coord}
-	if len(coord) <= maxDenseClauses {
-		c.dense = make([]float64, 2<<len(coord))
-		for i := range c.dense {
-			c.dense[i] = math.NaN()
-		}
-	}
-	if len(coord) <= maxMaskClauses {
-		c.clauses = map[string]uint32{}
-		for i, cl := range coord {
-			for _, t := range cl.terms {
-				c.clauses[t] |= 1 << i
-			}
-		}
-	}
-	return c
-}
-
-// factor is softCoord of the clauses mask says a talk matches.
-func (c *coordFactors) factor(mask uint32, weighted bool) float64 {
-	key := uint64(mask) << 1
-	if weighted {
-		key |= 1
-	}
-	if key < uint64(len(c.dense)) {
-		if f := c.dense[key]; !math.IsNaN(f) {
-			return f
-		}
-	} else if f, ok := c.memo[key]; ok {
-		return f
-	}
-	f := softCoord(c.coord, func(i int) bool { return mask&(1<<i) != 0 }, weighted)
-	switch {
-	case key < uint64(len(c.dense)):
-		c.dense[key] = f
-	case c.memo == nil:
-		c.memo = map[uint64]float64{key: f}
-	default:
-		c.memo[key] = f
-	}
-	return f
-}
-
-// located is softCoord of a talk whose matched terms are locs: Bleve's
-// list of them, read as it is rather than made into the map of
-// DocumentMatch.Complete for every match (a seventh of the seeds'
-// allocation), which only the highlighted hits need.
-func (c *coordFactors) located(locs []bsearch.FieldTermLocation, weighted bool) float64 {
-	if c.clauses == nil {
-		// More clauses than a mask holds: counted clause by clause.
-		return softCoord(c.coord, func(i int) bool {
-			for _, l := range locs {
-				if slices.Contains(c.coord[i].terms, l.Term) {
-					return true
-				}
-			}
-			return false
-		}, weighted)
-	}
-	var mask uint32
-	for _, l := range locs {
-		mask |= c.clauses[l.Term]
-	}
-	return c.factor(mask, weighted)
 }

@@ -1,5 +1,7 @@
 package search
 
+import "github.com/talksearch/talksearch/search/ranking"
+
 // synonymAlternatives returns, for each of the typed words, the synonyms
 // that apply to it, and what applied (for the response). A synonym of
 // several words ("mixture of experts" → "MoE") is an alternative of each of
@@ -22,7 +24,7 @@ func (s *snapshot) synonymAlternatives(typed []string, isContent map[string]bool
 				continue
 			}
 			for _, a := range x.Alternatives {
-				alts[w] = append(alts[w], alternative{text: a, weight: synonymWeight, phrase: s.compound(a)})
+				alts[w] = append(alts[w], alternative{text: a, weight: ranking.Synonym, phrase: s.compound(a)})
 			}
 		}
 	}

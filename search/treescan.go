@@ -16,6 +16,7 @@ import (
 	bleveidx "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	zap "github.com/blevesearch/zapx/v17"
+	"github.com/talksearch/talksearch/search/ranking"
 )
 
 // A scan of a large corpus reads every match of its query, and Bleve's
@@ -726,16 +727,16 @@ func (e *treeEval) eachOfSearcher(n *treeNode, at func(d uint32, score float64))
 
 // treePart is scanPart for a tree query: it appends to out the matches of
 // tq among documents numbered from to to (exclusive).
-func (sc *scanner) treePart(ctx context.Context, tq *treeQuery, coord []coordClause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
+func (sc *scanner) treePart(ctx context.Context, tq *treeQuery, coord []ranking.Clause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
 	to = min(to, uint64(len(sc.docs)))
 	e, _ := sc.evalPool.Get().(*treeEval)
 	if e == nil {
 		e = &treeEval{sc: sc}
 	}
 	e.ctx, e.norm, e.deleted, e.from, e.to = ctx, tq.norm, tq.deleted, from, to
-	cf := newCoordFactors(coord)
+	f := ranking.NewFactors(coord)
 	err := e.run(tq, func(n uint64, score float64) {
-		out = sc.appendMatch(out, n, score, cf, masks, tracks)
+		out = sc.appendMatch(out, n, score, f, masks, tracks)
 	})
 	if err != nil {
 		// Not kept: a node stopped midway (a request's deadline) leaves

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/synonyms"
 )
 
@@ -82,10 +83,10 @@ func (s *snapshot) variants(w string) []variant {
 	lw := strings.ToLower(w)
 	var out []variant
 	if v := synonyms.SpellingVariant(lw); v != "" && (s.vocab.df[v] > 0 || s.knownTerms(v)) {
-		out = append(out, variant{alternative{text: v, weight: 1}, w + " → " + v})
+		out = append(out, variant{alternative{text: v, weight: ranking.Literal}, w + " → " + v})
 	}
 	if h, ok := s.vocab.hyphens[lw]; ok && h != lw {
-		out = append(out, variant{alternative{text: h, weight: 1, phrase: true}, ""})
+		out = append(out, variant{alternative{text: h, weight: ranking.Literal, phrase: true}, ""})
 	}
 	if strings.ContainsAny(lw, "-‐") {
 		j := strings.Map(func(r rune) rune {
@@ -95,7 +96,7 @@ func (s *snapshot) variants(w string) []variant {
 			return r
 		}, lw)
 		if j != lw && isWord(j) && s.vocab.df[j] > 0 {
-			out = append(out, variant{alternative{text: j, weight: 1}, ""})
+			out = append(out, variant{alternative{text: j, weight: ranking.Literal}, ""})
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package search
+package ranking
 
 import (
 	"context"
@@ -30,11 +30,11 @@ import (
 // 100,000-talk corpus must not pay an analysis of every abstract again.
 const bm25Sample = 2000
 
-// bm25Stats returns the statistics Bleve's BM25 should score with: the
+// BM25Stats returns the statistics Bleve's BM25 should score with: the
 // index's document count and, per text field, a "cardinality" whose
 // quotient by that count is the field's mean length in tokens over a
 // sample of the talks. Fields it does not measure keep Bleve's own figure.
-func bm25Stats(idx bleve.Index, talks []index.Talk, an analysis.Analyzer) (*bsearch.BM25Stats, error) {
+func BM25Stats(idx bleve.Index, talks []index.Talk, an analysis.Analyzer) (*bsearch.BM25Stats, error) {
 	n, err := idx.DocCount()
 	if err != nil {
 		return nil, fmt.Errorf("document count: %w", err)
@@ -101,10 +101,12 @@ func bm25Stats(idx bleve.Index, talks []index.Talk, an analysis.Analyzer) (*bsea
 	return st, nil
 }
 
-// withBM25 is ctx carrying the snapshot's BM25 statistics for Bleve.
-func (s *snapshot) withBM25(ctx context.Context) context.Context {
-	if s.bm25 == nil {
+// WithBM25 is ctx carrying BM25 statistics for Bleve's searchers, which
+// read them from the context of a search (as a distributed search passes
+// its shards'); nil leaves Bleve its own.
+func WithBM25(ctx context.Context, st *bsearch.BM25Stats) context.Context {
+	if st == nil {
 		return ctx
 	}
-	return context.WithValue(ctx, bsearch.BM25StatsKey, s.bm25)
+	return context.WithValue(ctx, bsearch.BM25StatsKey, st)
 }

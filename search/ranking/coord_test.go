@@ -1,0 +1,78 @@
+package ranking
+
+import (
+	"math"
+	"testing"
+
+	bsearch "github.com/blevesearch/bleve/v2/search"
+)
+
+// TestFactorsAreSoftCoord: the factor kept per clause mask is SoftCoord's
+// for that mask, weighted for a talk and unweighted for a break (one memo
+// holds both), read from a match's list of matched terms as from a mask,
+// and a break's is damped by Break.
+func TestFactorsAreSoftCoord(t *testing.T) {
+	clauses := []Clause{
+		{Terms: []string{"rust"}, Weight: 4.2},
+		{Terms: []string{"kernel", "kernels"}, Weight: 3.1},
+		{Terms: []string{"state"}, Weight: 0.7},
+	}
+	f := NewFactors(clauses)
+	for mask := uint32(1); mask < 8; mask++ {
+		var locs []bsearch.FieldTermLocation
+		for i, c := range clauses {
+			if mask&(1<<i) != 0 {
+				locs = append(locs, bsearch.FieldTermLocation{Field: "abstract", Term: c.Terms[len(c.Terms)-1]})
+			}
+		}
+		if got := f.Mask(locs); got != mask {
+			t.Errorf("Mask of the terms of %03b = %03b", mask, got)
+		}
+		matched := func(i int) bool { return mask&(1<<i) != 0 }
+		talk := SoftCoord(clauses, matched, true)
+		brk := SoftCoord(clauses, matched, false) * Break
+		// Twice: the second from the memo.
+		for range 2 {
+			if got := f.Of(mask, false); got != talk {
+				t.Errorf("Of(%03b, talk) = %v, want %v", mask, got, talk)
+			}
+			if got := f.Of(mask, true); got != brk {
+				t.Errorf("Of(%03b, break) = %v, want %v", mask, got, brk)
+			}
+		}
+	}
+	if f.Of(0b011, false) == f.Of(0b011, true)/Break {
+		t.Fatal("weighted and unweighted factors agree: the check above could not tell them apart")
+	}
+	// A talk matching every clause keeps its score; one matching only the
+	// vague word loses most of it.
+	if got := f.Of(0b111, false); got != 1 {
+		t.Errorf("every clause: factor %v, want 1", got)
+	}
+	if got, want := f.Of(0b100, false), math.Pow(0.7/8.0, Power)*3; math.Abs(got-want) > 1e-15 {
+		t.Errorf("the vague word only: factor %v, want %v", got, want)
+	}
+}
+
+// TestFactorsOfLongQueries: past the clauses a dense table holds, factors
+// are memoised alike, and clauses past MaxClauses are not coordinated.
+func TestFactorsOfLongQueries(t *testing.T) {
+	many := make([]Clause, MaxClauses+4)
+	for i := range many {
+		many[i] = Clause{Terms: []string{string(rune('a' + i))}, Weight: float64(i + 1)}
+	}
+	f := NewFactors(many)
+	if len(f.Clauses()) != MaxClauses {
+		t.Fatalf("%d clauses coordinated, want %d", len(f.Clauses()), MaxClauses)
+	}
+	mask := uint32(1) | 1<<(MaxClauses-1)
+	want := SoftCoord(many[:MaxClauses], func(i int) bool { return mask&(1<<i) != 0 }, true)
+	for range 2 {
+		if got := f.Of(mask, false); got != want {
+			t.Errorf("Of(first and last) = %v, want %v", got, want)
+		}
+	}
+	if got := f.TermMask(string(rune('a' + MaxClauses))); got != 0 {
+		t.Errorf("a term of a clause past MaxClauses has mask %b", got)
+	}
+}
