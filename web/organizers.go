@@ -17,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/search/overlap"
 )
@@ -117,8 +118,8 @@ func uploadReadError(err error) error {
 }
 
 // overlapsUpload is POST /overlaps: the submissions of a call for papers,
-// uploaded as CSV, JSON Lines (or any format registered with
-// overlap.RegisterFormat), analysed in memory and answered as the report
+// uploaded in any format index/ingest reads (CSV, JSON Lines, pretalx, frab
+// XML or JSON, iCalendar), analysed in memory and answered as the report
 // page (format=html), or exported as CSV or JSON. It is enabled by the
 // reload token: a server that has one takes uploads from whoever knows it
 // (a form field), a server without one refuses them (403), so nobody on
@@ -143,7 +144,7 @@ func (s *server) overlapsUpload(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	opt := overlap.ReadOptions{}
+	opt := ingest.ImportOptions{}
 	if up.zone != "" {
 		if opt.Location, err = time.LoadLocation(up.zone); err != nil {
 			s.fail(c, invalidf("time_zone %q is not an IANA zone name such as Europe/Paris", up.zone))
@@ -161,8 +162,8 @@ func (s *server) overlapsUpload(c *gin.Context) {
 		return
 	}
 	var talks []index.Talk
-	in := overlap.NewImporter(opt, func(t index.Talk) { talks = append(talks, t) })
-	var files []overlap.Summary
+	in := ingest.NewImporter(opt, func(t index.Talk) { talks = append(talks, t) })
+	var files []ingest.FileSummary
 	for _, f := range up.files {
 		sum, err := in.Read(f.name, bytes.NewReader(f.data))
 		if err != nil {

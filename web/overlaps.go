@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search/overlap"
 )
 
@@ -113,8 +114,8 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 
 		UploadEnabled: s.opts.ReloadToken != "",
 		MaxUpload:     byteSize(s.opts.MaxUploadBytes),
-		Formats:       strings.Join(overlap.Formats(), ", "),
-		DefaultZone:   overlap.DefaultZone,
+		Formats:       strings.Join(ingest.FormatNames(), ", "),
+		DefaultZone:   ingest.DefaultZone,
 	}
 	for _, cl := range rep.Clusters {
 		cv := clusterView{Label: cl.Label}

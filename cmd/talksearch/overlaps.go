@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search/overlap"
 	"github.com/talksearch/talksearch/web"
 )
@@ -37,17 +38,22 @@ abstract that carry the terms.
 
 Without --from the talks are the seeds'. --from FILE (repeatable: several
 files are analysed together, e.g. two years of one conference) reads
-submissions from a CSV file (header row; columns id, title, abstract,
-speakers, track, level, room, start, end, time_zone, kind, conference,
-description; only title and abstract required; speakers as
-"Name (Affiliation); Name") or JSON Lines (the same fields; speakers may
-also be a list of {"name","affiliation","source_id"}). Files stream: memory
-is bounded by the largest row, not the file. Every row skipped, merged or
-repaired is reported on stderr with its file, line and reason, and each
-file's counts add up to its rows. Times without a zone are read in
---time-zone (default ` + overlap.DefaultZone + `) unless the row names its time_zone.
-The command fails when a file cannot be read or no row of any file could be
-used.
+submissions from a file of any format --seeds reads: CSV (header row;
+columns id, title, abstract, speakers, track, level, room, start, end,
+time_zone, kind, conference, description; only title and abstract
+required; speakers as "Name (Affiliation); Name"), JSON Lines (the same
+fields, or talksearch export's; speakers may also be a list of
+{"name","affiliation","source_id"}), a pretalx API page of submissions,
+frab or pretalx schedule.json, pentabarf/frab schedule XML, or iCalendar.
+The format comes from the extension (.csv, .jsonl, .ndjson), otherwise from
+the content. CSV and JSON Lines stream: memory is bounded by the largest
+row, not the file; the other formats are read whole (at most 64 MiB), and
+their talks are known by the source's id (a pretalx code). Every row
+skipped, merged or repaired is reported on stderr with its file, line and
+reason, and each file's counts add up to its rows. Times without a zone in
+CSV and JSON Lines are read in --time-zone (default ` + ingest.DefaultZone + `) unless
+the row names its time_zone. The command fails when a file cannot be read
+or no row of any file could be used.
 
 --json prints the same document as GET /api/overlaps, --csv the same table as
 GET /api/overlaps.csv.`,
@@ -60,7 +66,7 @@ GET /api/overlaps.csv.`,
 			if err != nil {
 				return fmt.Errorf("--time-zone %q: want an IANA zone name such as Europe/Paris: %w", zoneName, err)
 			}
-			talks, files, notes, source, err := g.overlapTalks(from, overlap.ReadOptions{Location: zone})
+			talks, files, notes, source, err := g.overlapTalks(from, ingest.ImportOptions{Location: zone})
 			if err != nil {
 				return err
 			}
@@ -80,18 +86,18 @@ GET /api/overlaps.csv.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&from, "from", nil, "CSV or JSON Lines file of submissions, repeatable (default: the seeds)")
+	fl.StringArrayVar(&from, "from", nil, "file of submissions (CSV, JSON Lines, pretalx, frab XML or JSON, iCalendar), repeatable (default: the seeds)")
 	fl.Float64Var(&minScore, "min", 0, fmt.Sprintf("lowest pair score to report, 0..1 (0 means %.2f)", overlap.DefaultMin))
 	fl.BoolVar(&asJSON, "json", false, "print the report as the API's JSON document")
 	fl.BoolVar(&asCSV, "csv", false, "print the report as CSV (GET /api/overlaps.csv): pairs, conflicts, resubmissions, noted rows")
-	fl.StringVar(&zoneName, "time-zone", overlap.DefaultZone, "IANA zone of times written without one in --from files")
+	fl.StringVar(&zoneName, "time-zone", ingest.DefaultZone, "IANA zone of times written without one in --from CSV and JSON Lines files")
 	return cmd
 }
 
 // overlapTalks reads the talks to compare: the submissions files, or the
 // seeds. Rows not kept as written are printed to stderr as they are also
 // returned.
-func (g *globals) overlapTalks(from []string, opt overlap.ReadOptions) ([]index.Talk, []overlap.Summary, []overlap.RowError, string, error) {
+func (g *globals) overlapTalks(from []string, opt ingest.ImportOptions) ([]index.Talk, []ingest.FileSummary, []ingest.RowError, string, error) {
 	if len(from) == 0 {
 		c, err := g.loadCorpus()
 		if err != nil {
@@ -100,8 +106,8 @@ func (g *globals) overlapTalks(from []string, opt overlap.ReadOptions) ([]index.
 		return c.Talks, nil, nil, "the seeds", nil
 	}
 	var talks []index.Talk
-	in := overlap.NewImporter(opt, func(t index.Talk) { talks = append(talks, t) })
-	var files []overlap.Summary
+	in := ingest.NewImporter(opt, func(t index.Talk) { talks = append(talks, t) })
+	var files []ingest.FileSummary
 	for _, name := range from {
 		sum, err := readSubmissionsFile(in, name)
 		if err != nil {
@@ -123,10 +129,10 @@ func (g *globals) overlapTalks(from []string, opt overlap.ReadOptions) ([]index.
 	return talks, files, notes, strings.Join(from, ", "), nil
 }
 
-func readSubmissionsFile(in *overlap.Importer, name string) (overlap.Summary, error) {
+func readSubmissionsFile(in *ingest.Importer, name string) (ingest.FileSummary, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return overlap.Summary{}, fmt.Errorf("submissions: %w", err)
+		return ingest.FileSummary{}, fmt.Errorf("submissions: %w", err)
 	}
 	defer f.Close()
 	return in.Read(name, f)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search/overlap"
 	"github.com/talksearch/talksearch/web"
 )
@@ -63,7 +64,7 @@ func TestOverlapsBadRows(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Skipped) != 6 || rep.Skipped[0] != (web.RowErrorDoc{File: "bad-rows.csv", Line: 3, Action: overlap.ActionSkipped, Reason: "abstract is empty"}) {
+	if len(rep.Skipped) != 6 || rep.Skipped[0] != (web.RowErrorDoc{File: "bad-rows.csv", Line: 3, Action: ingest.ActionSkipped, Reason: "abstract is empty"}) {
 		t.Errorf("skipped %+v", rep.Skipped)
 	}
 }

@@ -285,7 +285,7 @@ type fileTalks struct {
 }
 
 // formatRank orders the formats a session may be read from twice.
-var formatRank = map[string]int{"frab-xml": 0, "frab-json": 0, "pretalx": 1, "ical": 2, "jsonl": 3}
+var formatRank = map[string]int{"frab-xml": 0, "frab-json": 0, "pretalx": 1, "ical": 2, "jsonl": 3, "csv": 3}
 
 // nameConferences gives every talk of a conference the same name: the one
 // a source states ("FOSDEM 2015" from the XML) rather than one made from a

@@ -3,7 +3,7 @@
 //
 // Load reads every seed file, its format detected by content: the
 // structured exports (pentabarf/frab XML, frab and pretalx JSON, iCalendar,
-// talksearch's JSON Lines; see Formats and the README's "Load your own
+// JSON Lines, CSV; see Formats and the README's "Load your own
 // conference") through their readers; of text files, one with session
 // blocks ("HH:MM CEST", a title line, a date line) is a schedule page, any
 // other with prose paragraphs is an abstract dump. Empty, binary,
@@ -46,6 +46,10 @@
 //     has already said what it presents. Each group is a talk with
 //     scheduled=false, titled by its own first sentence (DerivedTitle).
 //     Without the schedule page these rules alone find the same talks.
+//
+// Importer reads an organizers' call for papers (`talksearch overlaps
+// --from`, the upload page) with the same Formats, accounting for every
+// row: kept, merged, repaired or skipped, with the reason and line.
 //
 // A talk's ID (TalkID) is a slug of its title and a hash of its identity:
 // title and start time for a scheduled talk, the folded first paragraph for

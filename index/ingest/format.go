@@ -48,8 +48,11 @@ type Format interface {
 
 // Formats are the structured formats in detection order: the JSON formats
 // look at the keys of one document, so the JSON Lines check (a whole
-// object on the first line with a "title") comes first.
-var Formats = []Format{frabXML{}, jsonLines{}, frabJSON{}, pretalxAPI{}, iCalendar{}}
+// object on the first line with a "title") comes first; a CSV header is
+// any line with a title and an abstract column, so it comes last. Seed
+// files and the organizers' submissions (Importer) are read by the same
+// formats.
+var Formats = []Format{frabXML{}, jsonLines{}, frabJSON{}, pretalxAPI{}, iCalendar{}, csvFormat{}}
 
 // ErrUnknownFormat is returned by ReadFile for data that no reader knows.
 var ErrUnknownFormat = errors.New("unknown format")
@@ -73,8 +76,7 @@ func Detect(data []byte) Format {
 // at most detectBytes long.
 func trimHead(data []byte) []byte {
 	head := data[:min(len(data), detectBytes)]
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	return bytes.TrimLeft(head, " \t\r\n")
+	return bytes.TrimLeft(withoutBOM(head), " \t\r\n")
 }
 
 // ReadFile reads one structured source file (or a Sched schedule page)

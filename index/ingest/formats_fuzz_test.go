@@ -77,3 +77,7 @@ func FuzzReadPretalx(f *testing.F) {
 func FuzzReadJSONL(f *testing.F) {
 	fuzzFormat(f, jsonLines{}, "synthetic-sample.jsonl", "{\"title\":\"T\",\"time_zone\":\"Mars/Olympus\"}\n{\"id\":\"a b\",\"title\":\"U\"}\n")
 }
+
+func FuzzReadCSV(f *testing.F) {
+	fuzzFormat(f, csvFormat{}, "cfp.csv", "title,abstract,start,end\nT,A,2026-04-08 10:00,2026-04-08 09:00\n\"open,x\n", "Title,Abstract\n")
+}

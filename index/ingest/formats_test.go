@@ -67,6 +67,7 @@ func TestFormatGoldens(t *testing.T) {
 		{"fosdem-2015-excerpt.ical", "ical"},
 		{"pretalx-submissions.json", "pretalx"},
 		{"synthetic-sample.jsonl", "jsonl"},
+		{"cfp.csv", "csv"},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(formatsDir, tt.file))
@@ -205,7 +206,7 @@ func TestSharedFosdemYears(t *testing.T) {
 			}
 		}
 	}
-	// The sum the issue quotes for 2007–2023 (10,283) is off by 1,000: the
+	// The sum the datasets README quotes for 2007–2023 (10,283) is off by 1,000: the
 	// files hold 9,283.
 	if pre := total - 874 - 1105; pre != 9283 {
 		t.Errorf("2007–2023: %d events", pre)

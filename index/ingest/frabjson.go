@@ -105,7 +105,7 @@ func (f *flexID) UnmarshalJSON(b []byte) error {
 		*f = flexID(b)
 		return nil
 	}
-	return fmt.Errorf("id %s is neither a number nor a string", b)
+	return &fieldError{fmt.Sprintf("id must be a string or a number, not %s", b)}
 }
 
 func tokenName(tok json.Token) string {

@@ -27,7 +27,7 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 	}
 	// The library reads lines of any length; the file is bounded by
 	// MaxFileSize before it gets here.
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = withoutBOM(data)
 	var warns []Warning
 	cal, err := ics.ParseCalendar(bytes.NewReader(data))
 	if err != nil {

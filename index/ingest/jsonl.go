@@ -7,18 +7,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/talksearch/talksearch/index"
 )
 
-// jsonLines reads talksearch's own export (`talksearch export`): one
-// index.Talk per line. Read back, an export exports again byte for byte.
-// It also reads what the benchmark generator writes (../shared/peers/
-// gen_synth.py: id, title, speakers, abstract, track, level, room, start,
-// end, kind, sources; no conference, no scheduled).
+// jsonLines reads JSON Lines, one talk per line: talksearch's own export
+// (`talksearch export`), which reads back byte for byte; what the
+// benchmark generator writes (../shared/peers/gen_synth.py: id, title,
+// speakers, abstract, track, level, room, start, end, kind, sources; no
+// conference, no scheduled); and submissions written by hand or by a
+// script, whose fields may be spelled more loosely: an id that is a
+// number, speakers as "Name (Affiliation); Name", a conference by its
+// name, times without an offset (read in time_zone, else the zone the
+// reader is given).
 type jsonLines struct{}
 
 func (jsonLines) Name() string { return "jsonl" }
@@ -43,14 +45,8 @@ func (jsonLines) Detect(head []byte) bool {
 	return title && !sched && !results
 }
 
-// jsonlTalk is a line: Scheduled is a pointer to tell "false" from absent.
-type jsonlTalk struct {
-	index.Talk
-	Scheduled *bool `json:"scheduled"`
-}
-
-// MaxLineSize bounds one line of a JSON Lines file: a talk with a long
-// abstract is a few KiB.
+// MaxLineSize bounds one line of a JSON Lines seed file: a talk with a
+// long abstract is a few KiB.
 const MaxLineSize = 4 << 20
 
 // MaxJSONLinesSize bounds a JSON Lines file, read a line at a time: ten
@@ -58,7 +54,7 @@ const MaxLineSize = 4 << 20
 const MaxJSONLinesSize = 2 << 30
 
 func (j jsonLines) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
-	return j.readFrom(file, bytes.NewReader(data), opt)
+	return readIndexRows(j, file, bytes.NewReader(data), MaxLineSize, opt)
 }
 
 // streamJSONLines reads a file over MaxFileSize if it is JSON Lines; ok is
@@ -77,7 +73,7 @@ func streamJSONLines(in input, opt Options) (talks []index.Talk, warns []Warning
 	if !(jsonLines{}).Detect(trimHead(head)) {
 		return nil, nil, false, nil
 	}
-	talks, warns, err = jsonLines{}.readFrom(in.name, br, opt)
+	talks, warns, err = readIndexRows(jsonLines{}, in.name, br, MaxLineSize, opt)
 	if err != nil {
 		warns = append(warns, fileError(in.name, "jsonl", err))
 		return nil, warns, true, nil
@@ -85,116 +81,107 @@ func streamJSONLines(in input, opt Options) (talks []index.Talk, warns []Warning
 	return talks, warns, true, nil
 }
 
-func (jsonLines) readFrom(file string, r io.Reader, opt Options) ([]index.Talk, []Warning, error) {
-	var (
-		talks []index.Talk
-		warns []Warning
-		seen  = map[string]int{}
-		// fileConf is the conference the file's name gives a talk that
-		// names none.
-		fileConf index.Conference
-	)
-	warn := func(line int, format string, args ...any) {
-		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLineSize)
-	line := 0
-	for sc.Scan() {
-		line++
-		raw := bytes.TrimSpace(sc.Bytes())
-		if line == 1 {
-			raw = withoutBOM(raw)
-		}
-		if len(raw) == 0 {
-			continue
-		}
-		if err := checkUTF8(raw); err != nil {
-			warn(line, "%v", strings.TrimPrefix(err.Error(), "line 1: "))
-			continue
-		}
-		var jt jsonlTalk
-		if err := json.Unmarshal(raw, &jt); err != nil {
-			warn(line, "not a talk object: %v", err)
-			continue
-		}
-		t := jt.Talk
-		if t.Title = strings.TrimSpace(t.Title); t.Title == "" {
-			warn(line, "talk %q without a title: skipped", t.ID)
-			continue
-		}
-		if t.Conference.ID == "" {
-			if t.Conference.Name != "" {
-				t.Conference = ConferenceNamed(t.Conference.Name)
-			} else {
-				if fileConf.ID == "" { // once per file: it folds the name's text
-					fileConf = conferenceFromName(file)
-				}
-				t.Conference = fileConf
-			}
-		}
-		if !slices.Contains(index.Kinds, t.Kind) {
-			k := KindOf(string(t.Kind))
-			if t.Kind != "" {
-				warn(line, "kind %q is not one of talksearch's kinds: read as %q", t.Kind, k)
-			}
-			t.Kind = k
-		}
-		if jt.Scheduled != nil {
-			t.Scheduled = *jt.Scheduled
-		} else {
-			t.Scheduled = t.Start != nil
-		}
-		if t.TimeZone != "" {
-			if loc, err := time.LoadLocation(t.TimeZone); err != nil {
-				warn(line, "unknown time zone %q", t.TimeZone)
-			} else {
-				inZone(&t, loc)
-			}
-		}
-		if len(t.Sources) == 0 {
-			t.Sources = []string{file}
-		}
-		if t.ID == "" || !urlSafe(t.ID) {
-			id := structuredID(&t)
-			if t.ID != "" {
-				warn(line, "id %q is not URL-safe: replaced by %q", t.ID, id)
-			}
-			t.ID = id
-		}
-		if first, dup := seen[t.ID]; dup {
-			warn(line, "duplicate id %q (first at line %d): dropped", t.ID, first)
-			continue
-		}
-		seen[t.ID] = line
-		talks = append(talks, t)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			err = fmt.Errorf("a line longer than %d MiB", MaxLineSize>>20)
-		}
-		return nil, warns, fmt.Errorf("line %d: %w", line+1, err)
-	}
-	return talks, warns, nil
+// jsonlLine is one line: an index.Talk, with the fields that may be
+// spelled more loosely read by hand.
+type jsonlLine struct {
+	index.Talk
+	ID         flexID          `json:"id"`
+	Conference jsonlConference `json:"conference"`
+	Speakers   jsonlSpeakers   `json:"speakers"`
+	Start      string          `json:"start"`
+	End        string          `json:"end"`
+	TimeZone   string          `json:"time_zone"`
+	Kind       string          `json:"kind"`
+	Scheduled  *bool           `json:"scheduled"`
 }
 
-func inZone(t *index.Talk, loc *time.Location) {
-	if t.Start != nil {
-		s := t.Start.In(loc)
-		t.Start = &s
+// jsonLineError is a line that is no JSON object of a talk.
+type jsonLineError struct{ err error }
+
+func (e *jsonLineError) Error() string { return e.err.Error() }
+func (e *jsonLineError) Unwrap() error { return e.err }
+
+// fieldError is a field of a JSON object with a shape no reader takes: the
+// message names the field and what it may be.
+type fieldError struct{ msg string }
+
+func (e *fieldError) Error() string { return e.msg }
+
+// jsonlConference is a conference object {"id", "name"} or its name.
+type jsonlConference index.Conference
+
+func (c *jsonlConference) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(b, []byte("null")) {
+		return nil
 	}
-	if t.End != nil {
-		e := t.End.In(loc)
-		t.End = &e
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		if s = strings.TrimSpace(s); s != "" {
+			*c = jsonlConference(ConferenceNamed(s))
+		}
+		return nil
 	}
+	var o index.Conference
+	if err := json.Unmarshal(b, &o); err != nil {
+		return &fieldError{fmt.Sprintf("conference must be a name or {id, name}: %v", err)}
+	}
+	o.ID, o.Name = strings.TrimSpace(o.ID), strings.TrimSpace(o.Name)
+	if o.ID == "" && o.Name != "" {
+		o = ConferenceNamed(o.Name)
+	}
+	*c = jsonlConference(o)
+	return nil
 }
 
-// urlSafe: the characters an id may have in a URL path unescaped.
-func urlSafe(id string) bool {
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return false
-		}
+// jsonlSpeakers is a list of speaker objects or "Name (Affiliation); Name".
+type jsonlSpeakers []index.Speaker
+
+func (sp *jsonlSpeakers) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(b, []byte("null")) {
+		return nil
 	}
-	return id != ""
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*sp = parseSpeakerList(s)
+		return nil
+	}
+	var list []index.Speaker
+	if err := json.Unmarshal(b, &list); err != nil {
+		return &fieldError{fmt.Sprintf("speakers must be a string or a list of {name, affiliation}: %v", err)}
+	}
+	*sp = list
+	return nil
+}
+
+func (jsonLines) readRows(r *bufio.Reader, maxRow int, rows rowSink) error {
+	lr := &lineReader{br: r, max: maxRow}
+	for {
+		pl, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("line %d: %w", lr.line+1, err)
+		}
+		if pl.long {
+			rows.bad(lr.line, &longRowError{line: true, size: pl.total, max: maxRow})
+			continue
+		}
+		text := bytes.TrimSpace(pl.text)
+		if len(text) == 0 {
+			continue
+		}
+		if err := checkUTF8(text); err != nil {
+			rows.bad(lr.line, errors.New(strings.TrimPrefix(err.Error(), "line 1: ")))
+			continue
+		}
+		var l jsonlLine
+		if err := json.Unmarshal(text, &l); err != nil {
+			rows.bad(lr.line, &jsonLineError{err})
+			continue
+		}
+		rec := record{talk: l.Talk, start: l.Start, end: l.End, zone: l.TimeZone, kind: l.Kind, scheduled: l.Scheduled}
+		rec.talk.ID, rec.talk.Conference, rec.talk.Speakers = string(l.ID), index.Conference(l.Conference), l.Speakers
+		rows.record(lr.line, &rec)
+	}
 }

@@ -42,6 +42,7 @@
 //     and named by the terms their pairs share most. Pairs of talks that
 //     overlap in time in different rooms are the schedule clashes.
 //
-// ReadSubmissions reads submissions from outside the seeds (CSV or JSON
-// Lines) for the same analysis.
+// Detect takes talks, whatever they were read from: the seeds, or a call
+// for papers read by index/ingest's Importer (CSV, JSON Lines and the
+// schedule exports), whose accounting of the files' rows a Report carries.
 package overlap

@@ -1,9 +1,8 @@
 package overlap
 
 import (
-	"bytes"
-	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,213 +10,82 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
-// checkSummary asserts that a file's counts account for every row.
-func checkSummary(t *testing.T, s Summary, notes []RowError) {
+// readFile reads a submissions file of testdata as the organizers' files
+// are read (ingest.Importer), times without a zone in UTC.
+func readFile(t *testing.T, name string) []index.Talk {
 	t.Helper()
-	if s.Rows != s.Kept+s.Merged+s.Skipped {
-		t.Errorf("%s: %d rows but %d kept + %d merged + %d skipped", s.File, s.Rows, s.Kept, s.Merged, s.Skipped)
-	}
-	count := map[string]int{}
-	for _, n := range notes {
-		if n.File == s.File {
-			count[n.Action]++
-		}
-	}
-	if count[ActionSkipped] != s.Skipped || count[ActionMerged] != s.Merged || count[ActionRepaired] != s.Repaired {
-		t.Errorf("%s: notes %v, summary %+v", s.File, count, s)
-	}
+	imp := readImport(t, name, ingest.ImportOptions{Location: time.UTC})
+	return imp.Talks
 }
 
-func readString(t *testing.T, name, data string, opt ReadOptions) *Import {
+func readImport(t *testing.T, name string, opt ingest.ImportOptions) *ingest.Import {
 	t.Helper()
-	imp, err := ReadSubmissions(name, strings.NewReader(data), opt)
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	imp, err := ingest.ReadSubmissions(filepath.Base(name), f, opt)
 	if err != nil {
 		t.Fatalf("ReadSubmissions(%s): %v", name, err)
 	}
-	checkSummary(t, imp.Summary, imp.Notes)
+	if s := imp.Summary; s.Rows != s.Kept+s.Merged+s.Skipped {
+		t.Errorf("%s: %d rows but %d kept + %d merged + %d skipped", s.File, s.Rows, s.Kept, s.Merged, s.Skipped)
+	}
 	return imp
 }
 
-func ids(talks []index.Talk) []string {
-	out := []string{}
-	for _, t := range talks {
-		out = append(out, t.ID)
+// Imported submissions go through Detect like the seeds: the example file
+// holds an identical resubmission, an edited copy, topical pairs and a
+// clash, and its break is never paired.
+func TestDetectExampleSubmissions(t *testing.T) {
+	talks := readFile(t, "testdata/submissions.csv")
+	rep := Detect(talks, Options{})
+	type row struct {
+		A, B, Kind string
+		Score      float64
 	}
-	return out
+	var got []row
+	for _, p := range rep.Pairs {
+		got = append(got, row{p.A, p.B, p.Kind, p.Score})
+	}
+	want := []row{
+		{"s01", "s02", KindDuplicate, 1},
+		{"s01", "s03", KindNearDuplicate, 0.972},
+		{"s02", "s03", KindNearDuplicate, 0.972},
+		// 0.39 before C++ was a term (cpp, as in the index): only s06 says it.
+		{"s05", "s06", KindTopical, 0.358},
+		{"s01", "s04", KindTopical, 0.181},
+		{"s02", "s04", KindTopical, 0.181},
+		{"s03", "s04", KindTopical, 0.175},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pairs (-want +got):\n%s", diff)
+	}
+	wantClusters := []Cluster{
+		{IDs: []string{"s01", "s02", "s03", "s04"}, Label: "Monarch, RL, post-training", Titles: []string{
+			"Scaling RL Post-Training With Monarch Actors", "Scaling RL Post-Training With Monarch Actors",
+			"Asynchronous RL Post-Training on Monarch Actors", "Bringing Monarch to ROCm"}},
+		{IDs: []string{"s05", "s06"}, Label: "overhead, launch, CUDA Graphs", Titles: []string{
+			"CUDA Graphs Without Tears", "Less CPU Overhead With torch.compile's C++ Wrapper"}},
+	}
+	if diff := cmp.Diff(wantClusters, rep.Clusters); diff != "" {
+		t.Errorf("clusters (-want +got):\n%s", diff)
+	}
+	if len(rep.Clashes) != 1 || rep.Clashes[0].A != "s05" || rep.Clashes[0].B != "s06" {
+		t.Errorf("clashes %+v, want s05/s06", rep.Clashes)
+	}
 }
 
-// An unclosed quote costs its own row only: the identical copy right after
-// it is read and paired, the legitimate two-line field is kept whole, and
-// the quote left open at the end of the file is one skipped row.
-func TestUnclosedQuoteNoRowLost(t *testing.T) {
-	data, err := os.ReadFile("testdata/unclosed-quote.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	imp := readString(t, "unclosed-quote.csv", string(data), ReadOptions{})
-	if diff := cmp.Diff([]string{"u1", "u3", "u4"}, ids(imp.Talks)); diff != "" {
-		t.Errorf("ids (-want +got):\n%s", diff)
-	}
-	want := []RowError{
-		{File: "unclosed-quote.csv", Line: 3, Action: ActionSkipped, Reason: "malformed csv: a quoted field opened on line 3 is not closed (lines 3-3 skipped)"},
-		{File: "unclosed-quote.csv", Line: 7, Action: ActionSkipped, Reason: "malformed csv: a quoted field opened on line 7 is not closed (lines 7-7 skipped)"},
-	}
-	if diff := cmp.Diff(want, imp.Notes); diff != "" {
-		t.Errorf("notes (-want +got):\n%s", diff)
-	}
-	if s := imp.Summary; s.Rows != 5 || s.Kept != 3 || s.Skipped != 2 {
-		t.Errorf("summary %+v, want 5 rows: 3 kept, 2 skipped", s)
-	}
-	if got := imp.Talks[2].Abstract; got != "First line of the abstract,\nsecond line, still the same field." {
-		t.Errorf("two-line field %q", got)
-	}
-	rep := Detect(imp.Talks, Options{})
+// The identical copy right after an unclosed quote is read, and paired
+// with the row it copies.
+func TestUnclosedQuotePaired(t *testing.T) {
+	rep := Detect(readImport(t, "testdata/unclosed-quote.csv", ingest.ImportOptions{}).Talks, Options{})
 	if len(rep.Pairs) == 0 || rep.Pairs[0].A != "u1" || rep.Pairs[0].B != "u3" || rep.Pairs[0].Kind != KindDuplicate {
 		t.Errorf("pairs %+v, want u1/u3 duplicate first", rep.Pairs)
-	}
-}
-
-// A 17 MiB line is one skipped row, never held whole; the rows around it
-// are read.
-func TestHugeJSONLLine(t *testing.T) {
-	var b bytes.Buffer
-	b.WriteString(`{"id":"a","title":"Before","abstract":"The row before."}` + "\n")
-	start := b.Len()
-	b.WriteString(`{"id":"big","title":"Huge","abstract":"`)
-	b.Write(bytes.Repeat([]byte("x"), 17<<20))
-	b.WriteString(`"}` + "\n")
-	huge := b.Len() - start
-	b.WriteString(`{"id":"c","title":"After","abstract":"The row after."}` + "\n")
-	imp, err := ReadSubmissions("big.jsonl", &b, ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSummary(t, imp.Summary, imp.Notes)
-	if diff := cmp.Diff([]string{"a", "c"}, ids(imp.Talks)); diff != "" {
-		t.Errorf("ids (-want +got):\n%s", diff)
-	}
-	want := []RowError{{File: "big.jsonl", Line: 2, Action: ActionSkipped,
-		Reason: fmt.Sprintf("line is %d bytes, longer than the 1048576-byte limit of a row", huge)}}
-	if diff := cmp.Diff(want, imp.Notes); diff != "" {
-		t.Errorf("notes (-want +got):\n%s", diff)
-	}
-}
-
-// The same 17 MiB as one CSV record is one skipped row too.
-func TestHugeCSVRecord(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("id,title,abstract\na,Before,The row before.\nbig,Huge,\"")
-	b.WriteString(strings.Repeat(strings.Repeat("x", 1023)+"\n", 17<<10))
-	b.WriteString("\"\nc,After,The row after.\n")
-	imp := readString(t, "big.csv", b.String(), ReadOptions{})
-	if diff := cmp.Diff([]string{"a", "c"}, ids(imp.Talks)); diff != "" {
-		t.Errorf("ids (-want +got):\n%s", diff)
-	}
-	if len(imp.Notes) != 1 || imp.Notes[0].Line != 3 || imp.Notes[0].Reason != "row is longer than 1048576 bytes" {
-		t.Errorf("notes %+v", imp.Notes)
-	}
-}
-
-func TestBadRowsCountsAddUp(t *testing.T) {
-	for _, name := range []string{"testdata/bad-rows.csv", "testdata/bad-rows.jsonl", "testdata/submissions.csv", "testdata/submissions.jsonl"} {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		imp, err := ReadSubmissions(name, f, ReadOptions{})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkSummary(t, imp.Summary, imp.Notes)
-	}
-}
-
-// Naive times take the zone of the row, else the caller's, else
-// DefaultZone, and the summary counts them.
-func TestNaiveTimesTakeZone(t *testing.T) {
-	in := "title,abstract,start,end,time_zone\n" +
-		"Naive,A,2026-04-08 10:00,2026-04-08 10:30,\n" +
-		"Zoned,B,2026-04-08T10:00:00Z,2026-04-08T10:30:00Z,\n" +
-		"Own zone,C,2026-04-08 10:00,2026-04-08 10:30,America/New_York\n" +
-		"Bad zone,D,2026-04-08 10:00,2026-04-08 10:30,Mars/Olympus\n"
-	imp := readString(t, "zones.csv", in, ReadOptions{})
-	if s := imp.Summary; s.NaiveTimes != 2 || s.Zone != "Europe/Paris" || s.Skipped != 1 {
-		t.Errorf("summary %+v", s)
-	}
-	want := []string{"2026-04-08T08:00:00Z", "2026-04-08T10:00:00Z", "2026-04-08T14:00:00Z"}
-	for k, tk := range imp.Talks {
-		if got := tk.Start.UTC().Format(time.RFC3339); got != want[k] {
-			t.Errorf("%s: start %s, want %s", tk.Title, got, want[k])
-		}
-	}
-	if imp.Talks[0].TimeZone != "Europe/Paris" || imp.Talks[2].TimeZone != "America/New_York" {
-		t.Errorf("zones %q %q", imp.Talks[0].TimeZone, imp.Talks[2].TimeZone)
-	}
-	if imp.Notes[0].Reason != `time_zone "Mars/Olympus" is not an IANA zone name like Europe/Paris` {
-		t.Errorf("notes %+v", imp.Notes)
-	}
-	imp = readString(t, "zones.csv", in, ReadOptions{Location: time.UTC})
-	if got := imp.Talks[0].Start.UTC().Format(time.RFC3339); got != "2026-04-08T10:00:00Z" || imp.Summary.Zone != "UTC" {
-		t.Errorf("with UTC given: %s, zone %s", got, imp.Summary.Zone)
-	}
-}
-
-// Two files are read as one set: a repeated row merges, an id reused by
-// another file is qualified by that file's name.
-func TestImporterFilesAndMerges(t *testing.T) {
-	var talks []index.Talk
-	in := NewImporter(ReadOptions{}, func(t index.Talk) { talks = append(talks, t) })
-	first := "id,title,abstract\n1,Same,Text\n1,Same,Text\n2,Other,Other text\n"
-	second := `{"id":"1","title":"Another year","abstract":"New text","conference":"FOSDEM 2025"}` + "\n"
-	s1, err := in.Read("fosdem-2024.csv", strings.NewReader(first))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, err := in.Read("fosdem-2025.jsonl", strings.NewReader(second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSummary(t, s1, in.Notes())
-	checkSummary(t, s2, in.Notes())
-	if diff := cmp.Diff([]string{"1", "2", "fosdem-2025/1"}, ids(talks)); diff != "" {
-		t.Errorf("ids (-want +got):\n%s", diff)
-	}
-	want := []RowError{
-		{File: "fosdem-2024.csv", Line: 3, Action: ActionMerged, Reason: `id "1" and text repeat line 2`},
-		{File: "fosdem-2025.jsonl", Line: 1, Action: ActionRepaired, Reason: `id "1" is already used in fosdem-2024.csv line 2: given id fosdem-2025/1`},
-	}
-	if diff := cmp.Diff(want, in.Notes()); diff != "" {
-		t.Errorf("notes (-want +got):\n%s", diff)
-	}
-	if talks[2].Conference.ID != "fosdem-2025" {
-		t.Errorf("conference %+v", talks[2].Conference)
-	}
-}
-
-// Documents of the ingest formats that hold no usable submission (an empty
-// schedule, a truncated calendar, an API page without results) give no
-// talks (the CLI then fails: nothing usable); a file of no known format is
-// an error naming the formats read.
-func TestUnreadableFormats(t *testing.T) {
-	for _, tt := range []struct{ name, data string }{
-		{"schedule.xml", "<schedule></schedule>"},
-		{"talks.ics", "BEGIN:VCALENDAR\n"},
-		{"export", `{"count": 1,` + "\n" + `"results": []}`},
-		{"notes.txt", "just some words"},
-	} {
-		imp, err := ReadSubmissions(tt.name, strings.NewReader(tt.data), ReadOptions{})
-		if err != nil {
-			if !strings.Contains(err.Error(), tt.name) && !strings.Contains(err.Error(), "formats read") {
-				t.Errorf("%s: err %v", tt.name, err)
-			}
-			continue
-		}
-		if imp.Summary.Kept != 0 {
-			t.Errorf("%s: %d talks kept", tt.name, imp.Summary.Kept)
-		}
 	}
 }
 
@@ -366,23 +234,11 @@ func TestResubmissionsAcrossConferences(t *testing.T) {
 	}
 }
 
-// TestPretalxFixture reads the pretalx export once a reader of it is
-// registered (formats.go); until then it says why it cannot.
+// TestPretalxFixture reads the pretalx export with index/ingest's pretalx
+// reader: the report is the one its talks give.
 func TestPretalxFixture(t *testing.T) {
-	f, err := os.Open("testdata/pretalx-submissions.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	imp, err := ReadSubmissions("pretalx-submissions.json", f, ReadOptions{})
-	if err != nil {
-		if strings.Contains(err.Error(), "no reader") {
-			t.Skipf("no pretalx reader registered yet: %v", err)
-		}
-		t.Fatal(err)
-	}
-	checkSummary(t, imp.Summary, imp.Notes)
-	if imp.Summary.Kept != 4 {
+	imp := readImport(t, "testdata/pretalx-submissions.json", ingest.ImportOptions{})
+	if imp.Summary.Kept != 4 || imp.Summary.Format != "pretalx" {
 		t.Fatalf("summary %+v", imp.Summary)
 	}
 	checkPretalxReport(t, Detect(imp.Talks, Options{}))
@@ -391,7 +247,7 @@ func TestPretalxFixture(t *testing.T) {
 // Two FOSDEM years: the talks that come back are found, earlier year first,
 // with their evidence, and nothing else is.
 func TestFOSDEMResubmissions(t *testing.T) {
-	talks, _ := readFile(t, "testdata/fosdem-2024-2025.jsonl")
+	talks := readFile(t, "testdata/fosdem-2024-2025.jsonl")
 	rep := Detect(talks, Options{})
 	type row struct{ Earlier, Later, Evidence string }
 	var got []row

@@ -1,8 +1,9 @@
 package overlap
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/talksearch/talksearch/index/ingest"
 )
 
 // Kinds of overlap between two talks.
@@ -60,7 +61,7 @@ type Report struct {
 	Merged []Merged
 	// Skipped are the rows of imported submissions files that were
 	// skipped, merged or repaired, and Files the counts per file; set by
-	// the importer's caller, empty for the seeds.
+	// the caller from ingest.Importer, empty for the seeds.
 	Skipped []RowError
 	Files   []Summary
 	// Conflicts are the schedule's problems: a speaker in two overlapping
@@ -145,16 +146,9 @@ type Merged struct {
 }
 
 // RowError is one row of a submissions file that was skipped, merged or
-// repaired, and why.
-type RowError struct {
-	File string
-	// Line is the 1-based line of the file where the row starts; for a
-	// document read whole, the submission's position in it.
-	Line   int
-	Action string // ActionSkipped, ActionRepaired or ActionMerged
-	Reason string
-}
-
-func (e RowError) Error() string {
-	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Action, e.Reason)
-}
+// repaired, and why, and Summary one file's counts: the importer's
+// accounting (index/ingest) that a report of submissions carries.
+type (
+	RowError = ingest.RowError
+	Summary  = ingest.FileSummary
+)
