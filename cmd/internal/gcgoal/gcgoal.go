@@ -2,21 +2,27 @@
 // its engine keeps live.
 //
 // Go's default goal (GOGC=100) is twice the live heap. A conference's
-// engine is small (the embedded seeds keep about 8 MiB live), so the
-// collector ran every couple of hundred searches and took a fifth of a
-// search's CPU, more than the highlighting. gctuner (bytedance/gopkg)
-// raises the percent after every collection so that the goal is
-// Threshold while the heap in use is below half of it, at most MaxPercent
-// of it; a heap past half of Threshold (100k talks keep 180 MiB) gets Go's
-// default. So the memory it adds is bounded: at most Threshold/2 over
-// Go's own goal.
+// engine is small, so with that goal the collector runs every few hundred
+// searches and costs a noticeable share of a search's CPU. Tune raises
+// the percent after every collection so that the goal is Threshold while
+// the live heap is below half of it, at most MaxPercent of it; a live heap
+// past half of Threshold (a corpus of 100k talks) gets Go's default. So
+// the memory it adds is bounded: the goal never passes Threshold unless
+// Go's own goal does.
+//
+// A memory limit (debug.SetMemoryLimit) cannot express this on its own: it
+// only ever lowers the goal, and a heap that grew past it (a reload of a
+// larger corpus) would make the collector run without pause. A percent set
+// once would not follow the heap as the caches fill it. So the percent is
+// set again after each collection, from the heap that collection found live.
 package gcgoal
 
 import (
 	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"sync"
-
-	"github.com/bytedance/gopkg/util/gctuner"
 )
 
 const (
@@ -24,6 +30,8 @@ const (
 	Threshold = 128 << 20
 	// MaxPercent bounds the goal of a tiny heap at six times its size.
 	MaxPercent = 500
+	// minPercent is Go's default: a large heap is collected as without Tune.
+	minPercent = 100
 )
 
 // Tune starts tuning the collector, unless the environment sets GOGC: that
@@ -35,15 +43,48 @@ func Tune() bool {
 		return false
 	}
 	start.Do(func() {
-		gctuner.SetMinGCPercent(100)
-		gctuner.SetMaxGCPercent(MaxPercent)
-		gctuner.Tuning(Threshold)
+		retune()
+		afterNextGC()
 	})
 	return true
 }
 
-// start applies gctuner's settings once, before its tuner runs: they are
-// process-wide, and the tuner reads them after every collection without
-// synchronisation, so setting them again while it runs was a data race
-// (caught by -race in cmd/talksearch's tests, which serve many times).
 var start sync.Once
+
+// sentinel is what afterNextGC hangs its cleanup on. It holds a pointer so
+// that it is never one of the tiny pointer-free objects the allocator packs
+// together, whose cleanups may wait for a neighbour to die.
+type sentinel struct{ _ *byte }
+
+// afterNextGC retunes once the next collection has found a fresh sentinel
+// unreachable, and arms itself again for the one after.
+func afterNextGC() {
+	runtime.AddCleanup(new(sentinel), func(struct{}) {
+		retune()
+		afterNextGC()
+	}, struct{}{})
+}
+
+// retune sets the percent from the live heap the last collection marked,
+// the figure Go's own goal is a multiple of, so that the goal is Threshold
+// itself. It reads no state of its own, so a call from Tune and one from a
+// cleanup never race.
+func retune() {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if live := s[0].Value.Uint64(); live > 0 {
+		debug.SetGCPercent(percent(live))
+	}
+}
+
+// percent is the GOGC that makes the goal of a live heap Threshold, within
+// minPercent and MaxPercent.
+func percent(live uint64) int {
+	if live >= Threshold/2 {
+		return minPercent
+	}
+	return int(min(MaxPercent, max(minPercent, (Threshold-live)*100/live)))
+}

@@ -4,8 +4,32 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
+	"time"
 )
+
+func TestPercent(t *testing.T) {
+	tests := []struct {
+		name string
+		live uint64
+		want int
+	}{
+		{"tiny heap", 1 << 20, MaxPercent},
+		{"a sixth of the threshold", Threshold / 6, MaxPercent},
+		{"a quarter of the threshold", Threshold / 4, 300},
+		{"just under half", Threshold/2 - 1, 100},
+		{"half", Threshold / 2, 100},
+		{"past the threshold", 2 * Threshold, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := percent(tt.live); got != tt.want {
+				t.Errorf("percent(%d MiB) = %d, want %d", tt.live>>20, got, tt.want)
+			}
+		})
+	}
+}
 
 // TestTune: with this test's small heap, the percent after a collection
 // is the largest Tune allows; with a heap past half the threshold it is
@@ -17,34 +41,42 @@ func TestTune(t *testing.T) {
 	if !Tune() {
 		t.Fatal("Tune did not start without GOGC")
 	}
-	if got := percentAfterGC(); got != MaxPercent {
+	if got := percentAfterGC(MaxPercent); got != MaxPercent {
 		t.Errorf("percent %d with a test's heap, want %d", got, MaxPercent)
 	}
 	big := make([]byte, Threshold*3/4)
-	if got := percentAfterGC(); got != 100 {
+	if got := percentAfterGC(100); got != 100 {
 		t.Errorf("percent %d with %d MiB live, want 100", got, len(big)>>20)
 	}
 	runtime.KeepAlive(big)
+	if got := percentAfterGC(MaxPercent); got != MaxPercent {
+		t.Errorf("percent %d once the large heap is gone, want %d", got, MaxPercent)
+	}
 	t.Setenv("GOGC", "100")
 	if Tune() {
 		t.Error("Tune started with GOGC set")
 	}
 }
 
-// percentAfterGC collects (the tuner sets the percent in a finalizer run
-// after each collection) and returns the percent in force.
-func percentAfterGC() int {
-	runtime.GC()
-	runtime.GC() // the finalizer of the first has run
-	pct := debug.SetGCPercent(-1)
-	debug.SetGCPercent(pct)
-	return pct
+// percentAfterGC collects until the percent in force is want or a few
+// seconds have passed, and returns the percent: the tuner sets it in a
+// cleanup, which runs after a collection on a goroutine of its own.
+func percentAfterGC(want int) int {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		pct := int(s[0].Value.Uint64())
+		if pct == want || time.Now().After(deadline) {
+			return pct
+		}
+	}
 }
 
-// TestTuneTwice: a second Tune while the tuner runs (serve started again
-// in one process, as cmd/talksearch's tests do) changes no setting under
-// the tuner's feet: under -race, setting gctuner's percents again raced
-// with the tuner reading them after a collection.
+// TestTuneTwice: a second Tune (serve started again in one process, as
+// cmd/talksearch's tests do) starts no second tuner and changes nothing.
 func TestTuneTwice(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	t.Setenv("GOGC", "")
@@ -53,9 +85,9 @@ func TestTuneTwice(t *testing.T) {
 		if !Tune() {
 			t.Fatal("Tune did not start without GOGC")
 		}
-		percentAfterGC()
+		percentAfterGC(MaxPercent)
 	}
-	if got := percentAfterGC(); got != MaxPercent {
+	if got := percentAfterGC(MaxPercent); got != MaxPercent {
 		t.Errorf("percent %d with a test's heap after three Tune calls, want %d", got, MaxPercent)
 	}
 }
