@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/search/ranking"
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/synonyms"
 )
 
@@ -96,9 +97,9 @@ func searchersOf(q query.Query) int {
 	switch x := q.(type) {
 	case *query.TermQuery:
 		return 1
-	case *query.MultiPhraseQuery, textPhrase:
+	case *query.MultiPhraseQuery, scan.Phrase:
 		n := 0
-		for _, alts := range multiPhrase(x).Terms {
+		for _, alts := range scan.MultiPhrase(x).Terms {
 			n += len(alts)
 		}
 		return n

@@ -7,6 +7,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -103,8 +104,8 @@ func termsOf(q query.Query) map[string]bool {
 		switch x := q.(type) {
 		case *query.TermQuery:
 			out[x.Term] = true
-		case *query.MultiPhraseQuery, textPhrase:
-			for _, alts := range multiPhrase(x).Terms {
+		case *query.MultiPhraseQuery, scan.Phrase:
+			for _, alts := range scan.MultiPhrase(x).Terms {
 				for _, a := range alts {
 					out[a] = true
 				}

@@ -18,6 +18,7 @@ import (
 	"github.com/talksearch/talksearch/index"
 	talkanalysis "github.com/talksearch/talksearch/index/analysis"
 	"github.com/talksearch/talksearch/search/ranking"
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/synonyms"
 )
 
@@ -69,6 +70,9 @@ type Options struct {
 	// the words of the page's talks only. 0 means DefaultOnePassMax; a
 	// negative value scans every corpus (tests compare the two paths).
 	OnePassMax int
+	// Scan tunes the execution of queries (scan.Options): the tests that
+	// hold the fast path to Bleve's searchers turn it off.
+	Scan scan.Options
 	// NoSynonyms searches the words as typed only, without the thesaurus
 	// (synonyms.Thesaurus): to measure what synonyms add.
 	NoSynonyms bool
@@ -272,8 +276,8 @@ type doc struct {
 	// startMin is the talk's start in minutes into its own day, -1 for
 	// none (timeFilter).
 	startMin int
-	// num is the talk's internal document number in the scanner's reader
-	// (scan.go).
+	// num is the talk's internal document number in the snapshot's
+	// scan.Index.
 	num uint64
 }
 
@@ -283,8 +287,10 @@ type snapshot struct {
 	// gen is the engine's Generation while this snapshot is served.
 	gen uint64
 	idx bleve.Index
-	// scan runs the queries (scan.go).
-	scan *scanner
+	// scan runs the queries over the index (package scan).
+	scan *scan.Index
+	// docs are the talks by document number (layOut); nil where no talk.
+	docs []*doc
 	// small: the corpus has at most Options.OnePassMax talks (onePass).
 	small  bool
 	opts   Options
@@ -419,7 +425,19 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, err
 	}
 	s.small = len(talks) <= o.OnePassMax
-	if s.scan, err = newScanner(idx, s.byID); err != nil {
+	talk := func(id string, n uint64) (bool, bool) {
+		d, ok := s.byID[id]
+		if !ok {
+			return false, false
+		}
+		d.num = n
+		for uint64(len(s.docs)) <= n {
+			s.docs = append(s.docs, nil)
+		}
+		s.docs[n] = d
+		return true, d.isBreak
+	}
+	if s.scan, err = scan.Open(idx, talk, o.Scan); err != nil {
 		idx.Close()
 		return nil, err
 	}
@@ -427,7 +445,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		s.closeIndex()
 		return nil, err
 	}
-	if s.scan.phrases, err = s.knownPhrases(context.Background()); err != nil {
+	if err := s.scan.KnowPhrases(s.withBM25(context.Background()), s.thesaurusPhrases()); err != nil {
 		s.closeIndex()
 		return nil, fmt.Errorf("the thesaurus's phrases: %w", err)
 	}
@@ -454,11 +472,11 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 // their numbers.
 func (s *snapshot) layOut() error {
 	all := make([]doc, 0, len(s.byTime))
-	s.facets = make([][nFacets]int32, len(s.scan.docs))
-	for n, d := range s.scan.docs {
+	s.facets = make([][nFacets]int32, len(s.docs))
+	for n, d := range s.docs {
 		if d != nil {
 			all = append(all, *d) // within its capacity: the pointers stay
-			s.scan.docs[n] = &all[len(all)-1]
+			s.docs[n] = &all[len(all)-1]
 			for i, v := range talkFacetValues(d.talk) {
 				if v != "" {
 					k, _ := slices.BinarySearch(s.values[facetNames[i]], v)
@@ -471,13 +489,13 @@ func (s *snapshot) layOut() error {
 	// counts agree; then its number finds its new place.
 	if missing := len(s.byTime) - len(all); missing > 0 {
 		for _, d := range s.byTime {
-			if n := d.num; n >= uint64(len(s.scan.docs)) || s.scan.docs[n] == nil || s.scan.docs[n].talk != d.talk {
+			if n := d.num; n >= uint64(len(s.docs)) || s.docs[n] == nil || s.docs[n].talk != d.talk {
 				return fmt.Errorf("%d of %d talks are not in the index (%s is one)", missing, len(s.byTime), d.talk.ID)
 			}
 		}
 	}
 	for i, d := range s.byTime {
-		moved := s.scan.docs[d.num]
+		moved := s.docs[d.num]
 		s.byTime[i] = moved
 		s.byID[moved.talk.ID] = moved
 	}
@@ -565,10 +583,10 @@ func (s *snapshot) release() {
 	}
 }
 
-// closeIndex closes the scanner's reader, then the index it reads.
+// closeIndex closes the scan's reader, then the index it reads.
 func (s *snapshot) closeIndex() {
 	if s.scan != nil {
-		s.scan.close()
+		s.scan.Close()
 	}
 	s.idx.Close()
 }

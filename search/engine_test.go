@@ -476,8 +476,8 @@ func TestKeptMatchesAgree(t *testing.T) {
 	// highlighter stores fragments in the match it is given).
 	for q, qm := range matches.c.All() {
 		for _, m := range qm.cands {
-			if m.hit != nil && m.hit.Fragments != nil {
-				t.Errorf("query %q: kept match %s was written to: %v", q, m.d.talk.ID, m.hit.Fragments)
+			if m.Hit != nil && m.Hit.Fragments != nil {
+				t.Errorf("query %q: kept match %d was written to: %v", q, m.Num, m.Hit.Fragments)
 			}
 		}
 	}

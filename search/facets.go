@@ -62,7 +62,9 @@ func (s *snapshot) canonicalValue(facet, v string) string {
 type facetCounter struct {
 	sel selection
 	// byNum are the talks' facet values by document number (snapshot.facets).
-	byNum  [][nFacets]int32
+	byNum [][nFacets]int32
+	// docs are the talks by document number (snapshot.docs).
+	docs   []*doc
 	values [nFacets][]string
 	pass   [nFacets][]bool // by value index (0: no value); nil: every talk passes
 	counts [nFacets][]int  // by value index; counts[i][0] are the talks without a value
@@ -75,7 +77,7 @@ type facetCounter struct {
 }
 
 func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter {
-	fc := &facetCounter{sel: sel, byNum: s.facets, when: when, labels: s.conferenceNames}
+	fc := &facetCounter{sel: sel, byNum: s.facets, docs: s.docs, when: when, labels: s.conferenceNames}
 	for i, name := range facetNames {
 		fc.values[i] = s.values[name]
 		fc.counts[i] = make([]int, len(fc.values[i])+1)
@@ -103,10 +105,10 @@ func (fc *facetCounter) selects() bool {
 // add counts m's talk and says whether it passes every selection (is a
 // result).
 func (fc *facetCounter) add(m *match) bool {
-	if !fc.when.passes(m.d) {
+	if fc.when != (timeFilter{}) && !fc.when.passes(fc.docs[m.Num]) {
 		return false
 	}
-	values := &fc.byNum[m.num]
+	values := &fc.byNum[m.Num]
 	failed, fails := -1, 0
 	for i := range nFacets {
 		if fc.pass[i] != nil && !fc.pass[i][values[i]] {
@@ -135,7 +137,7 @@ func (fc *facetCounter) addAll(ms []match) {
 	const _ = uint(nFacets-7) + uint(7-nFacets)
 	c0, c1, c2, c3, c4, c5, c6 := fc.counts[0], fc.counts[1], fc.counts[2], fc.counts[3], fc.counts[4], fc.counts[5], fc.counts[6]
 	for k := range ms {
-		v := &fc.byNum[ms[k].num]
+		v := &fc.byNum[ms[k].Num]
 		c0[v[0]]++
 		c1[v[1]]++
 		c2[v[2]]++

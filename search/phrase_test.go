@@ -2,19 +2,14 @@ package search
 
 import (
 	"context"
-	"encoding/binary"
-	"fmt"
-	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
-	bleveidx "github.com/blevesearch/bleve_index_api"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -37,24 +32,18 @@ func TestTextPhraseIsBlevesPhrase(t *testing.T) {
 			for n := 2; n <= 3 && i+n <= len(words); n++ {
 				text := strings.Join(words[i:i+n], " ")
 				for _, field := range textFields {
-					p, ok := s.phraseQuery(field, text, 1.5).(textPhrase)
+					p, ok := s.phraseQuery(field, text, 1.5).(scan.Phrase)
 					if !ok || seen[field+text] {
 						continue // no phrase the field can have
 					}
-					q := p.MultiPhraseQuery
 					seen[field+text] = true
 					phrases++
-					if len(phraseScores(t, s, ctx, q, 0, false)) > 0 {
-						matched++
+					m, err := s.scan.VerifyPhrase(ctx, p)
+					if err != nil {
+						t.Fatalf("%s %q: %v", field, text, err)
 					}
-					for _, step := range []uint64{0, 3} {
-						for _, vectors := range []bool{false, true} {
-							got := phraseScores(t, s, ctx, p, step, vectors)
-							want := phraseScores(t, s, ctx, q, step, vectors)
-							if !maps.Equal(got, want) {
-								t.Fatalf("%s %q (terms %v, advance step %d, locations %v):\nscan phrase %v\n    Bleve's %v", field, text, q.Terms, step, vectors, got, want)
-							}
-						}
+					if m {
+						matched++
 					}
 				}
 			}
@@ -62,48 +51,6 @@ func TestTextPhraseIsBlevesPhrase(t *testing.T) {
 	}
 	if phrases < 7_000 || matched < 5_900 {
 		t.Errorf("%d phrases, %d with matches: not the seeds expected", phrases, matched)
-	}
-	if testing.Verbose() {
-		t.Logf("%d phrases, %d with matches", phrases, matched)
-	}
-}
-
-// phraseScores runs q's searcher over the index: by Next, or (step > 0) by
-// Advance to every step-th document number, from where the last stopped.
-// It gives each match's score, and with vectors the locations it keeps.
-func phraseScores(t *testing.T, s *snapshot, ctx context.Context, q query.Query, step uint64, vectors bool) map[uint64]string {
-	t.Helper()
-	sc := s.scan
-	srch, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: vectors})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srch.Close()
-	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(srch.DocumentMatchPoolSize(), 0), IndexReader: sc.reader}
-	out := map[uint64]string{}
-	id := make(bleveidx.IndexInternalID, 8)
-	for n := uint64(0); ; n += step {
-		var dm *bsearch.DocumentMatch
-		if step == 0 {
-			dm, err = srch.Next(sctx)
-		} else {
-			binary.BigEndian.PutUint64(id, n)
-			dm, err = srch.Advance(sctx, id)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if dm == nil {
-			return out
-		}
-		num, _ := docNumber(dm.IndexInternalID)
-		out[num] = fmt.Sprint(dm.Score)
-		if vectors { // Bleve's leave them even unasked for; the scan reads none
-			dm.Complete(nil)
-			out[num] += locationsString(dm.Locations)
-		}
-		n = max(n, num)
-		sctx.DocumentMatchPool.Put(dm)
 	}
 }
 
@@ -114,7 +61,7 @@ func TestLocatorKeepsTextPhrases(t *testing.T) {
 	s := e.snap.Load()
 	title := strings.Fields(s.byTime[0].talk.Title)
 	phrase := s.phraseQuery(index.FieldTitle, title[0]+" "+title[1], 1)
-	if _, ok := phrase.(textPhrase); !ok {
+	if _, ok := phrase.(scan.Phrase); !ok {
 		t.Fatalf("phrase %q is a %T", title[:2], phrase)
 	}
 	if loc := locator([]query.Query{phrase}, nil, nil); loc != phrase {
@@ -133,7 +80,7 @@ func withBlevePhrases(q query.Query) query.Query {
 		return out
 	}
 	switch x := q.(type) {
-	case textPhrase:
+	case scan.Phrase:
 		return x.MultiPhraseQuery
 	case *query.DisjunctionQuery:
 		c := *x
@@ -153,20 +100,6 @@ func withBlevePhrases(q query.Query) query.Query {
 		return &c
 	}
 	return q
-}
-
-// locationsString prints locations in a fixed order.
-func locationsString(fl bsearch.FieldTermLocationMap) string {
-	var b strings.Builder
-	for _, f := range slices.Sorted(maps.Keys(fl)) {
-		for _, term := range slices.Sorted(maps.Keys(fl[f])) {
-			fmt.Fprintf(&b, " %s:%s", f, term)
-			for _, l := range fl[f][term] {
-				fmt.Fprintf(&b, " %d[%d,%d)%v", l.Pos, l.Start, l.End, l.ArrayPositions)
-			}
-		}
-	}
-	return b.String()
 }
 
 // TestPhraseTalksLocateAlike: a page's matched words located with the
@@ -191,45 +124,21 @@ func TestPhraseTalksLocateAlike(t *testing.T) {
 			t.Fatal(err)
 		}
 		ms := slices.Clone(cands)
-		page := slices.Clone(pageOf(ms, SortRelevance, 0, 20))
+		page := slices.Clone(q.s.pageOf(ms, SortRelevance, 0, 20))
 		for i := 0; i < len(ms) && i < 20*97; i += 97 {
-			if !slices.ContainsFunc(page, func(m match) bool { return m.num == ms[i].num }) {
+			if !slices.ContainsFunc(page, func(m match) bool { return m.Num == ms[i].Num }) {
 				page = append(page, ms[i])
 			}
 		}
-		sc := q.s.scan
-		bctx := q.s.withBM25(ctx)
-		if err := sc.locate(bctx, pl.locator, page); err != nil {
-			t.Fatal(err)
-		}
-		// The same without the restriction: scanner.locate as it was.
-		plain := slices.Clone(page)
-		searcher, err := sc.searcher(sc.scoringContext(bctx), pl.locator, bsearch.SearcherOptions{IncludeTermVectors: true})
+		seeks, err := q.s.scan.VerifyLocate(q.s.withBM25(ctx), pl.locator, page)
 		if err != nil {
-			t.Fatal(err)
-		}
-		sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize()+len(plain), 0), IndexReader: sc.reader}
-		for i := range plain {
-			plain[i].hit = nil
-		}
-		err = advanceTo(sctx, searcher, plain, true, func(i int, dm *bsearch.DocumentMatch) {
-			dm.Complete(nil)
-			plain[i].hit = dm
-		})
-		searcher.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range page {
-			if (page[i].hit == nil) != (plain[i].hit == nil) || page[i].hit != nil && !reflect.DeepEqual(page[i].hit.Locations, plain[i].hit.Locations) {
-				t.Fatalf("%q: talk %d located with the page's talks only differs from Bleve's", q.text, page[i].num)
-			}
+			t.Fatalf("%q: %v", q.text, err)
 		}
 		pages++
 		if hasPhrase(pl.locator) {
 			phrases++
 		}
-		if _, ok := sc.seeking().(*seekReader); ok {
+		if seeks {
 			seeking++
 		}
 	}
@@ -242,7 +151,7 @@ func TestPhraseTalksLocateAlike(t *testing.T) {
 func hasPhrase(q query.Query) bool {
 	var qs []query.Query
 	switch q := q.(type) {
-	case textPhrase:
+	case scan.Phrase:
 		return true
 	case *query.DisjunctionQuery:
 		qs = q.Disjuncts

@@ -4,6 +4,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/scan"
 )
 
 // Clauses that cannot match are known before Bleve is asked. A query is
@@ -70,7 +71,7 @@ func anyOf(qs []query.Query) query.Query {
 // phrase query does (terms at the same position are alternatives, removed
 // stop words leave gaps), from the snapshot's cached analysis of text and
 // without building searchers for a phrase the field cannot have: one of
-// whose positions has none of its terms in the field. It is a textPhrase,
+// whose positions has none of its terms in the field. It is a scan.Phrase,
 // whose searcher is Bleve's without its cost per candidate (phrase.go).
 func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
 	ts := s.tokens(text)
@@ -99,7 +100,7 @@ func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
 	}
 	q := query.NewMultiPhraseQuery(slots, field)
 	q.SetBoost(boost)
-	return textPhrase{q}
+	return scan.Phrase{MultiPhraseQuery: q}
 }
 
 // disjunctsOf is match-none when q is a disjunction none of whose clauses

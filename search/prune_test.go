@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -59,20 +60,20 @@ func TestPruningKeepsResults(t *testing.T) {
 		}
 		scores := map[string]float64{}
 		for _, m := range want {
-			scores[m.d.talk.ID] = m.score
+			scores[s.docs[m.Num].talk.ID] = m.Score
 		}
 		ratio := 0.0
 		for _, m := range got {
-			w, ok := scores[m.d.talk.ID]
+			w, ok := scores[s.docs[m.Num].talk.ID]
 			if !ok {
-				t.Errorf("%q: %s found pruned only", q, m.d.talk.ID)
+				t.Errorf("%q: %s found pruned only", q, s.docs[m.Num].talk.ID)
 				continue
 			}
 			if ratio == 0 {
-				ratio = m.score / w
+				ratio = m.Score / w
 			}
-			if r := m.score / w; math.Abs(r-ratio) > 1e-9*ratio {
-				t.Errorf("%q: %s scored %v pruned, %v not: ratio %v, the first talk's %v", q, m.d.talk.ID, m.score, w, r, ratio)
+			if r := m.Score / w; math.Abs(r-ratio) > 1e-9*ratio {
+				t.Errorf("%q: %s scored %v pruned, %v not: ratio %v, the first talk's %v", q, s.docs[m.Num].talk.ID, m.Score, w, r, ratio)
 			}
 		}
 		if len(got) > 0 {
@@ -152,7 +153,7 @@ func TestPruningDropsUnknownParts(t *testing.T) {
 
 func countPhrases(q query.Query) int {
 	switch x := q.(type) {
-	case *query.MultiPhraseQuery, *query.MatchPhraseQuery, textPhrase:
+	case *query.MultiPhraseQuery, *query.MatchPhraseQuery, scan.Phrase:
 		return 1
 	case *query.BooleanQuery:
 		n := 0

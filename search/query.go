@@ -11,6 +11,7 @@ import (
 	"github.com/talksearch/talksearch/index/analysis"
 	"github.com/talksearch/talksearch/search/highlight"
 	"github.com/talksearch/talksearch/search/ranking"
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -312,8 +313,8 @@ func locator(must, should, proximity []query.Query) query.Query {
 			if !slices.Contains(highlight.Fields, q.FieldVal) {
 				return
 			}
-		case *query.MultiPhraseQuery, textPhrase:
-			p := multiPhrase(q)
+		case *query.MultiPhraseQuery, scan.Phrase:
+			p := scan.MultiPhrase(q)
 			key = p.FieldVal + "\x00" + fmt.Sprint(p.Terms)
 			if !slices.Contains(highlight.Fields, p.FieldVal) {
 				return

@@ -141,20 +141,20 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 	// own top n breaks ties by document number, and Bleve numbers a batch's
 	// documents in the order their analysis finishes, so a tie at the cut
 	// made the related talks of two builds of the same talks differ.
-	ms, _, err := s.scan.matches(ctx, q, nil, nil)
+	ms, _, err := s.scan.Matches(ctx, q, nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("related candidates: %w", err)
 	}
-	defer s.scan.recycle(ms)
+	defer s.scan.Recycle(ms)
 	type cand struct {
 		d     *doc
 		v     *termVector
 		score float64
 	}
-	page := pageOf(ms, SortRelevance, 0, relatedCandidates)
+	page := s.pageOf(ms, SortRelevance, 0, relatedCandidates)
 	cands := make([]cand, 0, len(page))
 	for _, m := range page {
-		o := m.d
+		o := s.docs[m.Num]
 		if o.talk.Kind == index.KindBreak || o == d {
 			continue
 		}

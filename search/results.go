@@ -7,28 +7,17 @@ import (
 
 	"github.com/talksearch/talksearch/search/highlight"
 	"github.com/talksearch/talksearch/search/ranking"
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 
-	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
 )
 
-// match is a talk matching a query, with its score, and the Bleve hit with
-// the positions of the matched words when the search asked for them.
-type match struct {
-	d *doc
-	// num is d's document number (doc.num), which counting facets reads
-	// without loading d.
-	num   uint64
-	score float64
-	hit   *bsearch.DocumentMatch
-	// factor is what a scan multiplied Bleve's score by (soft
-	// coordination, breaks ranked down), for rescore to apply to the
-	// optional part's score too.
-	factor float64
-}
+// match is a talk matching a query (scan.Match): its document number
+// (snapshot.docs), score and hit.
+type match = scan.Match
 
 // search runs a normalized request on the snapshot.
 func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
@@ -39,7 +28,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	if !qm.kept && !s.onePass() {
 		// Read only until the hits are made below (the page is a part of
 		// them): a large corpus's scan reuses them.
-		defer s.scan.recycle(qm.cands)
+		defer s.scan.Recycle(qm.cands)
 	}
 	pl := qm.pl
 	page, total, facs, err := s.selectPage(ctx, r, qm)
@@ -60,15 +49,15 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 		res.DidYouMean = qm.suggest()
 	}
 	for _, m := range page {
-		t := m.d.talk
+		t := s.docs[m.Num].talk
 		h := Hit{
 			ID: t.ID, Title: t.Title, Speakers: t.Speakers,
 			Track: t.Track, Level: t.Level, Room: t.Room, Start: t.Start, End: t.End,
-			Kind: t.Kind, Scheduled: t.Scheduled, Score: round3(m.score),
+			Kind: t.Kind, Scheduled: t.Scheduled, Score: round3(m.Score),
 			Highlights: Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}},
 		}
-		if pl.q != nil && m.hit != nil {
-			h.Highlights = highlight.Talk(m.hit, t)
+		if pl.q != nil && m.Hit != nil {
+			h.Highlights = highlight.Talk(m.Hit, t)
 		}
 		if h.Speakers == nil {
 			h.Speakers = []index.Speaker{}
@@ -157,23 +146,23 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 	case s.rescores(pl) && r.Sort != SortTime:
 		// The window's talks rank above every other once rescored; the
 		// page is in the window.
-		window := pageOf(results, r.Sort, 0, max(ranking.RescoreWindow, r.Offset+r.Limit))
-		if err := s.scan.rescore(s.withBM25(ctx), pl.optional, qm.weight, results, window); err != nil {
+		window := s.pageOf(results, r.Sort, 0, max(ranking.RescoreWindow, r.Offset+r.Limit))
+		if err := s.scan.Rescore(s.withBM25(ctx), pl.optional, qm.weight, results, window); err != nil {
 			return nil, 0, Facets{}, err
 		}
-		sortMatches(window, r.Sort)
+		s.sortMatches(window, r.Sort)
 		page = window[min(r.Offset, len(window)):min(r.Offset+r.Limit, len(window))]
 	case s.rescores(pl):
 		// In time order the page is the page; only its scores change.
-		page = pageOf(results, r.Sort, r.Offset, r.Limit)
-		if err := s.scan.rescore(s.withBM25(ctx), pl.optional, qm.weight, results, page); err != nil {
+		page = s.pageOf(results, r.Sort, r.Offset, r.Limit)
+		if err := s.scan.Rescore(s.withBM25(ctx), pl.optional, qm.weight, results, page); err != nil {
 			return nil, 0, Facets{}, err
 		}
 	case pl.q != nil:
-		page = pageOf(results, r.Sort, r.Offset, r.Limit)
+		page = s.pageOf(results, r.Sort, r.Offset, r.Limit)
 	default:
 		// Without a query the talks are in schedule order.
-		page = pageOf(results, SortTime, r.Offset, r.Limit)
+		page = s.pageOf(results, SortTime, r.Offset, r.Limit)
 	}
 	switch {
 	case countLater:
@@ -208,64 +197,59 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, float64, e
 	if pl.none {
 		return nil, 0, nil
 	}
-	keep := func(d *doc) bool { return pl.tracks == nil || pl.tracks[d.track] }
+	var keep func(n uint64) bool
+	if pl.tracks != nil {
+		keep = func(n uint64) bool { return pl.tracks[s.docs[n].track] }
+	}
 	if pl.q == nil {
 		// Every talk, in document-number order: the order they lie in
 		// memory (layOut), which a count of 100k talks' facets reads ten
 		// times faster than the order of time. selectPage picks the page
 		// by time.
 		out := make([]match, 0, len(s.byTime))
-		for _, d := range s.scan.docs {
-			if d != nil && keep(d) {
-				out = append(out, match{d: d, num: d.num})
+		for n, d := range s.docs {
+			if d != nil && (keep == nil || keep(uint64(n))) {
+				out = append(out, match{Num: uint64(n)})
 			}
 		}
 		return out, 0, nil
 	}
 	switch {
 	case s.rescores(pl):
-		return s.scan.matches(s.withBM25(ctx), pl.required, pl.coord, pl.tracks)
+		return s.scan.Matches(s.withBM25(ctx), pl.required, pl.coord, keep)
 	case !s.onePass():
-		return s.scan.matches(s.withBM25(ctx), pl.q, pl.coord, pl.tracks)
+		return s.scan.Matches(s.withBM25(ctx), pl.q, pl.coord, keep)
 	}
-	out, err := s.scan.located(s.withBM25(ctx), pl.q, pl.tracks)
-	if err != nil {
-		return nil, 0, err
-	}
-	f := ranking.NewFactors(pl.coord)
-	for i := range out {
-		m := &out[i]
-		m.factor = f.Of(f.Mask(m.hit.FieldTermLocations), m.d.isBreak)
-		m.score *= m.factor
-	}
-	return out, 0, nil
+	out, err := s.scan.Located(s.withBM25(ctx), pl.q, pl.coord, keep)
+	return out, 0, err
 }
 
 // locate finds the positions of the matched words of the page's talks for
 // highlights: asking for them in the scan would compute them for every
 // matching talk.
 func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) error {
-	return s.scan.locate(s.withBM25(ctx), q, page)
+	return s.scan.Locate(s.withBM25(ctx), q, page)
 }
 
 // matchLess orders results: by time (start, unscheduled last), or by score
 // with time breaking ties. Both orders are total (ord is unique), so a page
 // is the same whether the results were sorted or only the page selected.
-func matchLess(by string) func(a, b *match) bool {
+func (s *snapshot) matchLess(by string) func(a, b *match) bool {
+	docs := s.docs
 	if by == SortTime {
-		return func(a, b *match) bool { return a.d.ord < b.d.ord }
+		return func(a, b *match) bool { return docs[a.Num].ord < docs[b.Num].ord }
 	}
 	return func(a, b *match) bool {
-		if a.score != b.score {
-			return a.score > b.score
+		if a.Score != b.Score {
+			return a.Score > b.Score
 		}
-		return a.d.ord < b.d.ord
+		return docs[a.Num].ord < docs[b.Num].ord
 	}
 }
 
 // sortMatches orders results by matchLess.
-func sortMatches(ms []match, by string) {
-	less := matchLess(by)
+func (s *snapshot) sortMatches(ms []match, by string) {
+	less := s.matchLess(by)
 	sort.Slice(ms, func(i, j int) bool { return less(&ms[i], &ms[j]) })
 }
 
@@ -273,16 +257,16 @@ func sortMatches(ms []match, by string) {
 // query of a large corpus matches tens of thousands of talks for a page of
 // twenty: the first offset+limit are selected with a heap (n log k) and
 // only they are sorted. ms is reordered.
-func pageOf(ms []match, by string, offset, limit int) []match {
+func (s *snapshot) pageOf(ms []match, by string, offset, limit int) []match {
 	k := min(offset+limit, len(ms))
 	if offset >= k {
 		return nil
 	}
 	if k*4 >= len(ms) {
-		sortMatches(ms, by)
+		s.sortMatches(ms, by)
 		return ms[offset:k]
 	}
-	less := matchLess(by)
+	less := s.matchLess(by)
 	// ms[:k] is a heap whose root is the worst of the best k so far.
 	worse := func(i, j int) bool { return less(&ms[j], &ms[i]) }
 	down := func(i int) {
@@ -310,6 +294,6 @@ func pageOf(ms []match, by string, offset, limit int) []match {
 			down(0)
 		}
 	}
-	sortMatches(ms[:k], by)
+	s.sortMatches(ms[:k], by)
 	return ms[offset:k]
 }

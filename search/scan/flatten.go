@@ -1,4 +1,4 @@
-package search
+package scan
 
 import "github.com/blevesearch/bleve/v2/search/query"
 

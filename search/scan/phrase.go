@@ -1,4 +1,4 @@
-package search
+package scan
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	bleveidx "github.com/blevesearch/bleve_index_api"
 )
 
-// textPhrase is a phrase of the query text (snapshot.phraseQuery). Its
+// Phrase is a phrase of the query text (snapshot.phraseQuery). Its
 // searcher is Bleve's phrase searcher (searcher.NewMultiPhraseSearcher)
 // without the map of maps of locations that Bleve's builds for every
 // candidate to check it: the same conjunction of the phrase's terms, scored
@@ -25,17 +25,17 @@ import (
 // search, a scan locating its page), a match keeps the phrase's locations
 // as Bleve's does; a scan's keep none. TestTextPhraseIsBlevesPhrase holds
 // the matches, scores and locations to Bleve's.
-type textPhrase struct{ *query.MultiPhraseQuery }
+type Phrase struct{ *query.MultiPhraseQuery }
 
-// multiPhrase is the Bleve phrase of q, a phrase of either kind.
-func multiPhrase(q query.Query) *query.MultiPhraseQuery {
-	if p, ok := q.(textPhrase); ok {
+// MultiPhrase is the Bleve phrase of q, a phrase of either kind.
+func MultiPhrase(q query.Query) *query.MultiPhraseQuery {
+	if p, ok := q.(Phrase); ok {
 		return p.MultiPhraseQuery
 	}
 	return q.(*query.MultiPhraseQuery)
 }
 
-func (q textPhrase) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+func (q Phrase) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
 	if q.Fuzziness != 0 {
 		return q.MultiPhraseQuery.Searcher(ctx, r, m, o)
 	}

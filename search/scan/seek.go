@@ -1,4 +1,4 @@
-package search
+package scan
 
 import (
 	"context"
@@ -56,12 +56,12 @@ func seek(it segment.PostingsIterator, chunk, d uint64) (segment.Posting, error)
 	return it.Advance(d)
 }
 
-// seekReader is the scanner's reader with term field readers that seek
+// seekReader is the Index's reader with term field readers that seek
 // (one zap segment, no deleted documents): locating a page and rescoring
 // a window advance a query's searchers to a few talks, and each term's
 // Bleve reader walked its postings one by one to them (for `pytorch` at
 // 100k, 80,000 postings in each field to locate ten talks). Every other
-// read goes to the scanner's reader, and the term field readers return
+// read goes to the Index's reader, and the term field readers return
 // the documents, frequencies, norms and term vectors of scorch's.
 type seekReader struct {
 	bleveidx.IndexReader
@@ -99,7 +99,7 @@ func (sp segmentPostings) postings(field string, term []byte, except *roaring.Bi
 
 // seeking is sc's reader for searchers advanced to a few talks: a
 // seekReader where one can read the index, else sc.reader.
-func (sc *scanner) seeking() bleveidx.IndexReader {
+func (sc *Index) seeking() bleveidx.IndexReader {
 	snap, ok := sc.reader.(*scorch.IndexSnapshot)
 	if !ok || len(snap.Segments()) != 1 || snap.Segments()[0].Deleted() != nil {
 		return sc.reader

@@ -1,4 +1,4 @@
-package search
+package scan
 
 import (
 	"context"
@@ -102,7 +102,7 @@ const maxTreeClauses = 10
 // treeScan compiles q for a tree scan of sc's index, or returns nil when q
 // is not one: another reader than one zap segment, a query kind or a
 // scoring model this does not score as Bleve does.
-func (sc *scanner) treeScan(ctx context.Context, q query.Query) (*treeQuery, error) {
+func (sc *Index) treeScan(ctx context.Context, q query.Query) (*treeQuery, error) {
 	c, ok := sc.treeCompiler(ctx)
 	if !ok {
 		return nil, nil
@@ -152,7 +152,7 @@ func (tq *treeQuery) setNorm(n *treeNode) {
 // treeCompiler returns a compiler of queries for tree scans of sc's index
 // with the BM25 statistics of ctx, or false where there is no tree scan:
 // another reader than one zap segment, another scoring model.
-func (sc *scanner) treeCompiler(ctx context.Context) (*treeCompiler, bool) {
+func (sc *Index) treeCompiler(ctx context.Context) (*treeCompiler, bool) {
 	stats, ok := ctx.Value(bsearch.BM25StatsKey).(*bsearch.BM25Stats)
 	if !ok || sc.scoring != bleveidx.BM25Scoring {
 		return nil, false
@@ -168,7 +168,7 @@ func (sc *scanner) treeCompiler(ctx context.Context) (*treeCompiler, bool) {
 type treeCompiler struct {
 	segmentPostings
 	ctx     context.Context
-	sc      *scanner
+	sc      *Index
 	deleted *roaring.Bitmap
 	stats   *bsearch.BM25Stats
 }
@@ -190,7 +190,7 @@ func (c *treeCompiler) node(q query.Query) (*treeNode, error) {
 		return c.composite(opDisjunction, q.Disjuncts)
 	case *query.ConjunctionQuery:
 		return c.composite(opConjunction, q.Conjuncts)
-	case textPhrase:
+	case Phrase:
 		if n, err := c.phrase(q); err != nil || n != nil {
 			return n, err
 		}
@@ -203,7 +203,7 @@ func (c *treeCompiler) node(q query.Query) (*treeNode, error) {
 // position, as the text phrase's searcher scores it: the conjunction of
 // its terms (each with the phrase's boost), of the talks with the terms in
 // a row. Other phrases (alternatives, fuzziness) are nil.
-func (c *treeCompiler) phrase(q textPhrase) (*treeNode, error) {
+func (c *treeCompiler) phrase(q Phrase) (*treeNode, error) {
 	if q.Fuzziness != 0 || q.FieldVal == "" {
 		return nil, nil
 	}
@@ -305,7 +305,7 @@ func (c *treeCompiler) searcherNode(q query.Query) (*treeNode, error) {
 // one part of a scan. Not safe for concurrent use: one per part.
 type treeEval struct {
 	ctx      context.Context
-	sc       *scanner
+	sc       *Index
 	norm     float64
 	deleted  *roaring.Bitmap
 	from, to uint64
@@ -727,16 +727,16 @@ func (e *treeEval) eachOfSearcher(n *treeNode, at func(d uint32, score float64))
 
 // treePart is scanPart for a tree query: it appends to out the matches of
 // tq among documents numbered from to to (exclusive).
-func (sc *scanner) treePart(ctx context.Context, tq *treeQuery, coord []ranking.Clause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
-	to = min(to, uint64(len(sc.docs)))
+func (sc *Index) treePart(ctx context.Context, tq *treeQuery, clauses []ranking.Clause, masks []uint32, keep func(n uint64) bool, from, to uint64, out []Match) ([]Match, float64, error) {
+	to = min(to, uint64(len(sc.talks)))
 	e, _ := sc.evalPool.Get().(*treeEval)
 	if e == nil {
 		e = &treeEval{sc: sc}
 	}
 	e.ctx, e.norm, e.deleted, e.from, e.to = ctx, tq.norm, tq.deleted, from, to
-	f := ranking.NewFactors(coord)
+	f := ranking.NewFactors(clauses)
 	err := e.run(tq, func(n uint64, score float64) {
-		out = sc.appendMatch(out, n, score, f, masks, tracks)
+		out = sc.appendMatch(out, n, score, f, masks, keep)
 	})
 	if err != nil {
 		// Not kept: a node stopped midway (a request's deadline) leaves

@@ -1,4 +1,4 @@
-package search
+package scan
 
 import (
 	"cmp"
@@ -18,51 +18,70 @@ import (
 	"github.com/talksearch/talksearch/search/ranking"
 )
 
-// Searches run their query's Bleve searcher directly. Those of corpora
-// larger than Options.OnePassMax read every match's score and internal
-// document number, nothing else: no external id (a stored-field read per
-// hit), no word positions, no facet doc values; smaller ones also read the
-// positions of the matched words (located). Counting facets, filtering, ordering
-// and paging then happen in Go over the talks those numbers stand for, as
-// for small corpora. On 100k synthetic talks this costs a fraction of
-// Bleve's facet requests, which visit every hit's doc values once per
-// request (BenchmarkSearchSynthetic; numbers in the commit that made it).
+// Match is a talk matching a query: its document number in the Index, its
+// score, the factor the score was multiplied by (ranking.Factors.Of), and
+// the Bleve hit with the positions of the matched words where the search
+// asked for them.
+type Match struct {
+	Num    uint64
+	Score  float64
+	Factor float64
+	Hit    *bsearch.DocumentMatch
+}
 
-// scanner is one fixed reader of a snapshot's index and the talk behind each
-// of its internal document numbers. The reader is held for the snapshot's
-// life: an on-disk index merges segments in the background, which numbers
+// Index is one fixed reader of an index, numbered: the talk behind each of
+// its internal document numbers. The reader is held for the Index's life:
+// an on-disk index merges segments in the background, which numbers
 // documents anew in later readers, never in this one.
-type scanner struct {
+type Index struct {
 	reader bleveidx.IndexReader
-	// docs are the talks by internal document number; nil where no talk.
-	docs []*doc
+	// talks says by document number which documents are talks.
+	talks []bool
 	// breaks says by document number which talks are breaks: a scan reads
-	// it for every match, and loading each match's doc for it was a cache
-	// miss per match, a tenth of a FOSDEM search.
+	// it for every match, where loading each match's talk for it was a
+	// cache miss per match.
 	breaks  []bool
 	mapping mapping.IndexMapping
-	// partBufs recycles the matches of scans (buffer, recycle): the parts
+	// partBufs recycles the matches of scans (buffer, Recycle): the parts
 	// of a split scan are garbage once merged, and a search's matches once
-	// its page is made: tens of thousands of matches per search, which the
-	// FOSDEM archive's searches spent a fifth of their allocations on.
+	// its page is made: tens of thousands of matches per search.
 	partBufs sync.Pool
 	// scoring is the index mapping's scoring model, which Bleve's term
 	// searchers read from the context of a search (as Bleve's own search
 	// decides it).
 	scoring string
-	// minPart is the fewest documents of one part of a split scan
-	// (minScanPart).
-	minPart int
-	// maskPool recycles the clause masks of scans (scancoord.go).
+	// opts are the Index's Options.
+	opts Options
+	// maskPool recycles the clause masks of scans (masks.go).
 	maskPool sync.Pool
-	// evalPool recycles the evaluators of tree scans (treescan.go).
+	// evalPool recycles the evaluators of tree scans (tree.go).
 	evalPool sync.Pool
 	// phrases are what each of the thesaurus's phrases matches
-	// (knownPhrases), set once as the snapshot is made.
+	// (KnowPhrases), set once as the Index is made.
 	phrases map[string]*knownPhrase
+	// knownQueries are the phrases KnowPhrases was given.
+	knownQueries []Phrase
 }
 
-func newScanner(idx bleve.Index, byID map[string]*doc) (*scanner, error) {
+// Options tune an Index; the zero value is the default. They exist for
+// the tests that hold the fast path to Bleve's own searchers.
+type Options struct {
+	// MinPart is the fewest documents of one part of a split scan; 0
+	// means minScanPart.
+	MinPart int
+	// NoTree reads every query through its Bleve searcher.
+	NoTree bool
+	// NoDictionaries makes clause masks from term field readers instead
+	// of the segment's postings bitmaps.
+	NoDictionaries bool
+}
+
+// Talk says whether the document of external id id, numbered num, is a
+// talk, and whether it is a break.
+type Talk func(id string, num uint64) (isTalk, isBreak bool)
+
+// Open numbers the live documents of idx's reader, asking talk about each.
+func Open(idx bleve.Index, talk Talk, o Options) (*Index, error) {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return nil, fmt.Errorf("index reader: %w", err)
@@ -71,19 +90,26 @@ func newScanner(idx bleve.Index, byID map[string]*doc) (*scanner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index reader: %w", err)
 	}
-	sc := &scanner{reader: r, mapping: idx.Mapping(), scoring: bleveidx.DefaultScoringModel, minPart: minScanPart}
+	if o.MinPart <= 0 {
+		o.MinPart = minScanPart
+	}
+	sc := &Index{reader: r, mapping: idx.Mapping(), scoring: bleveidx.DefaultScoringModel, opts: o}
 	if m, ok := sc.mapping.(*mapping.IndexMappingImpl); ok && m.ScoringModel == bleveidx.BM25Scoring {
 		sc.scoring = bleveidx.BM25Scoring
 	}
-	if err := sc.number(byID); err != nil {
+	if err := sc.number(talk); err != nil {
 		r.Close()
 		return nil, err
 	}
 	return sc, nil
 }
 
-// number fills docs from every live document of the reader.
-func (sc *scanner) number(byID map[string]*doc) error {
+// Len is one more than the largest document number: the length of a table
+// by document number.
+func (sc *Index) Len() int { return len(sc.talks) }
+
+// number fills talks and breaks from every live document of the reader.
+func (sc *Index) number(talk Talk) error {
 	all, err := sc.reader.DocIDReaderAll()
 	if err != nil {
 		return fmt.Errorf("document numbers: %w", err)
@@ -105,17 +131,16 @@ func (sc *scanner) number(byID map[string]*doc) error {
 		if err != nil {
 			return fmt.Errorf("id of document %d: %w", n, err)
 		}
-		d, ok := byID[id]
-		if !ok {
+		isTalk, isBreak := talk(id, n)
+		if !isTalk {
 			continue // a document that is not a talk of the corpus
 		}
-		for uint64(len(sc.docs)) <= n {
-			sc.docs = append(sc.docs, nil)
+		for uint64(len(sc.talks)) <= n {
+			sc.talks = append(sc.talks, false)
 			sc.breaks = append(sc.breaks, false)
 		}
-		sc.docs[n] = d
-		sc.breaks[n] = d.isBreak
-		d.num = n
+		sc.talks[n] = true
+		sc.breaks[n] = isBreak
 	}
 }
 
@@ -127,28 +152,31 @@ func docNumber(iid bleveidx.IndexInternalID) (uint64, bool) {
 	return binary.BigEndian.Uint64(iid), true
 }
 
-func (sc *scanner) close() error { return sc.reader.Close() }
+// Close releases the reader.
+func (sc *Index) Close() error { return sc.reader.Close() }
 
 // Scans of a large index are split by document number into parts that run
 // on their own goroutines, each with its own searcher over the shared
 // reader: every part scores with the reader's statistics, so the matches
 // and scores are those of one scan, in a fraction of the time on an idle
 // machine. A part builds the query's searchers again, so parts are no
-// smaller than minScanPart documents (scanner.minPart, which tests lower).
+// smaller than minScanPart documents (Options.MinPart).
 const (
 	maxScanParts = 4
 	minScanPart  = 25_000
 )
 
-// matches returns every talk matching q with its score, soft coordination
-// over coord and breaks ranked down as candidates does, in no particular
-// order.
+// Matches returns every talk matching q that keep keeps (nil: all), with
+// its score (Bleve's times ranking.Factors.Of of the clauses it matches),
+// in no particular order. The clauses a talk matches are read from the
+// term dictionaries, not from its matched words: a scan reads no
+// positions. Give the matches back with Recycle once read.
 //
 // weight is the sum of the squared weights of q's searcher, what Bleve
 // derives its query norm from (rescore.go).
-func (sc *scanner) matches(ctx context.Context, q query.Query, coord []ranking.Clause, tracks map[string]bool) (ms []match, weight float64, err error) {
+func (sc *Index) Matches(ctx context.Context, q query.Query, clauses []ranking.Clause, keep func(n uint64) bool) (ms []Match, weight float64, err error) {
 	ctx = sc.scoringContext(ctx)
-	mp, err := sc.clauseMasks(ctx, coord)
+	mp, err := sc.clauseMasks(ctx, clauses)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
@@ -157,28 +185,30 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []ranking.C
 		masks = *mp
 		defer sc.putMasks(mp)
 	}
-	tq, err := sc.treeScan(ctx, flat(q))
-	if err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	part := func(from, to uint64, out []match) ([]match, float64, error) {
-		if tq != nil {
-			return sc.treePart(ctx, tq, coord, masks, tracks, from, to, out)
+	var tq *treeQuery
+	if !sc.opts.NoTree {
+		if tq, err = sc.treeScan(ctx, flat(q)); err != nil {
+			return nil, 0, fmt.Errorf("search: %w", err)
 		}
-		return sc.scanPart(ctx, q, coord, masks, tracks, from, to, out)
 	}
-	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.docs)/sc.minPart))
+	part := func(from, to uint64, out []Match) ([]Match, float64, error) {
+		if tq != nil {
+			return sc.treePart(ctx, tq, clauses, masks, keep, from, to, out)
+		}
+		return sc.scanPart(ctx, q, clauses, masks, keep, from, to, out)
+	}
+	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.talks)/sc.opts.MinPart))
 	if parts == 1 {
-		return part(0, uint64(len(sc.docs)), sc.buffer())
+		return part(0, uint64(len(sc.talks)), sc.buffer())
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	outs := make([][]match, parts)
+	outs := make([][]Match, parts)
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for k := range parts {
-		from := uint64(len(sc.docs) * k / parts)
-		to := uint64(len(sc.docs) * (k + 1) / parts)
+		from := uint64(len(sc.talks) * k / parts)
+		to := uint64(len(sc.talks) * (k + 1) / parts)
 		buf := sc.buffer()
 		wg.Go(func() {
 			// Every part's searcher is of the same query over the same
@@ -196,7 +226,7 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []ranking.C
 	wg.Wait()
 	defer func() {
 		for _, o := range outs {
-			sc.recycle(o)
+			sc.Recycle(o)
 		}
 	}()
 	if err := errors.Join(errs...); err != nil {
@@ -211,15 +241,15 @@ func (sc *scanner) matches(ctx context.Context, q query.Query, coord []ranking.C
 
 // buffer returns an empty slice of matches to append to, recycled from an
 // earlier scan where there is one.
-func (sc *scanner) buffer() []match {
-	if p, ok := sc.partBufs.Get().(*[]match); ok {
+func (sc *Index) buffer() []Match {
+	if p, ok := sc.partBufs.Get().(*[]Match); ok {
 		return (*p)[:0]
 	}
 	return nil
 }
 
 // recycle keeps ms, which its user no longer reads, for a later scan.
-func (sc *scanner) recycle(ms []match) {
+func (sc *Index) Recycle(ms []Match) {
 	if ms == nil {
 		return
 	}
@@ -235,18 +265,18 @@ func (sc *scanner) recycle(ms []match) {
 
 // searcher is the searcher of q over the reader, flattened (flat): the
 // same matches and scores through fewer searchers.
-func (sc *scanner) searcher(ctx context.Context, q query.Query, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+func (sc *Index) searcher(ctx context.Context, q query.Query, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
 	return flat(q).Searcher(ctx, sc.reader, sc.mapping, o)
 }
 
 // seekingSearcher is searcher over sc.seeking(), for a searcher advanced
 // to a few talks.
-func (sc *scanner) seekingSearcher(ctx context.Context, q query.Query, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+func (sc *Index) seekingSearcher(ctx context.Context, q query.Query, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
 	return flat(q).Searcher(ctx, sc.seeking(), sc.mapping, o)
 }
 
 // scoringContext is ctx with the scoring model the reader's searchers read.
-func (sc *scanner) scoringContext(ctx context.Context) context.Context {
+func (sc *Index) scoringContext(ctx context.Context) context.Context {
 	return context.WithValue(ctx, bsearch.GetScoringModelCallbackKey,
 		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
 }
@@ -260,7 +290,7 @@ func (sc *scanner) scoringContext(ctx context.Context) context.Context {
 // each term's postings up to the page's talks, skipping the frequencies
 // and positions in the target's chunk, which for a term of fewer than
 // 1,024 talks is the whole list: locating costs about a read of its terms.)
-func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) error {
+func (sc *Index) Locate(ctx context.Context, q query.Query, page []Match) error {
 	if len(page) == 0 {
 		return nil
 	}
@@ -278,7 +308,7 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 		// Locations are what highlight reads; the searcher leaves them
 		// as a list until completed (as Bleve's collector does).
 		dm.Complete(nil)
-		page[i].hit = dm
+		page[i].Hit = dm
 	})
 	if err != nil {
 		return fmt.Errorf("locate matched words: %w", err)
@@ -290,11 +320,11 @@ func (sc *scanner) locate(ctx context.Context, q query.Query, page []match) erro
 // scoring none of the talks between them, and calls at with each talk
 // it matches and its match. The matches are the caller's when keep, else
 // they go back to the pool once passed.
-func advanceTo(sctx *bsearch.SearchContext, searcher bsearch.Searcher, ms []match, keep bool, at func(i int, dm *bsearch.DocumentMatch)) error {
+func advanceTo(sctx *bsearch.SearchContext, searcher bsearch.Searcher, ms []Match, keep bool, at func(i int, dm *bsearch.DocumentMatch)) error {
 	id := make(bleveidx.IndexInternalID, 8)
 	var dm *bsearch.DocumentMatch
 	for _, i := range docOrder(ms) {
-		n := ms[i].d.num
+		n := ms[i].Num
 		if dm != nil {
 			cur, _ := docNumber(dm.IndexInternalID)
 			if cur > n {
@@ -325,10 +355,10 @@ func advanceTo(sctx *bsearch.SearchContext, searcher bsearch.Searcher, ms []matc
 }
 
 // docNumbers is the sorted document numbers of ms.
-func docNumbers(ms []match) []uint64 {
+func docNumbers(ms []Match) []uint64 {
 	nums := make([]uint64, len(ms))
 	for i, m := range ms {
-		nums[i] = m.d.num
+		nums[i] = m.Num
 	}
 	slices.Sort(nums)
 	return nums
@@ -336,25 +366,27 @@ func docNumbers(ms []match) []uint64 {
 
 // docOrder is the indices of ms in document number order, the order a
 // searcher advances in.
-func docOrder(ms []match) []int {
+func docOrder(ms []Match) []int {
 	order := make([]int, len(ms))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ms[a].d.num, ms[b].d.num) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ms[a].Num, ms[b].Num) })
 	return order
 }
 
 // maxPooledMatches bounds the matches a one-pass search makes up front.
 const maxPooledMatches = 64
 
-// located returns every talk matching q with its Bleve score (breaks not
-// ranked down: softCoord needs the score as Bleve gives it) and its hit
-// with the positions of the matched words, in document order. This is
-// the one pass of a small corpus: a Bleve search of as many hits as talks
-// did the same, and on the seeds a fifth of its cost was its collector
-// (a heap of every hit, each hit's external id read from the index).
-func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string]bool) ([]match, error) {
+// Located returns every talk matching q that keep keeps (nil: all), with
+// its score (Bleve's times the factor of the clauses its matched words
+// are in: ranking.Factors.Of) and its hit with the positions of the
+// matched words, in document order. This is the one pass of a small
+// corpus: a Bleve search of as many hits as talks did the same, and most
+// of its cost was its collector (a heap of every hit, each hit's external
+// id read from the index).
+func (sc *Index) Located(ctx context.Context, q query.Query, clauses []ranking.Clause, keep func(n uint64) bool) ([]Match, error) {
+	f := ranking.NewFactors(clauses)
 	ctx = sc.scoringContext(ctx)
 	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{IncludeTermVectors: true})
 	if err != nil {
@@ -369,7 +401,7 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 		DocumentMatchPool: bsearch.NewDocumentMatchPool(min(searcher.DocumentMatchPoolSize(), maxPooledMatches), 0),
 		IndexReader:       sc.reader,
 	}
-	var out []match
+	var out []Match
 	for i := 1; ; i++ {
 		dm, err := searcher.Next(sctx)
 		if err != nil {
@@ -379,10 +411,11 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 			return out, nil
 		}
 		n, _ := docNumber(dm.IndexInternalID)
-		if d := sc.docs[n]; d != nil && (tracks == nil || tracks[d.track]) {
+		if sc.isTalk(n, keep) {
 			// The hit is kept (not returned to the pool) with its list
-			// of matched terms, which softCoord and highlight read.
-			out = append(out, match{d: d, num: n, score: dm.Score, hit: dm})
+			// of matched terms, which the factor and highlights read.
+			factor := f.Of(f.Mask(dm.FieldTermLocations), sc.breaks[n])
+			out = append(out, Match{Num: n, Score: dm.Score * factor, Factor: factor, Hit: dm})
 		} else {
 			sctx.DocumentMatchPool.Put(dm)
 		}
@@ -394,13 +427,18 @@ func (sc *scanner) located(ctx context.Context, q query.Query, tracks map[string
 	}
 }
 
+// isTalk says whether document n is a talk that keep keeps (nil keeps
+// all).
+func (sc *Index) isTalk(n uint64, keep func(n uint64) bool) bool {
+	return n < uint64(len(sc.talks)) && sc.talks[n] && (keep == nil || keep(n))
+}
+
 // appendMatch appends to out the match of document n with Bleve's score,
-// unless it is no talk or not of tracks: soft coordination over the
+// unless it is no talk or not of keep: soft coordination over the
 // clauses masks says it matches (none when masks is nil), breaks ranked
 // down.
-func (sc *scanner) appendMatch(out []match, n uint64, score float64, f *ranking.Factors, masks []uint32, tracks map[string]bool) []match {
-	d := sc.docs[n]
-	if d == nil || (tracks != nil && !tracks[d.track]) {
+func (sc *Index) appendMatch(out []Match, n uint64, score float64, f *ranking.Factors, masks []uint32, keep func(n uint64) bool) []Match {
+	if !sc.isTalk(n, keep) {
 		return out
 	}
 	var mask uint32
@@ -408,13 +446,13 @@ func (sc *scanner) appendMatch(out []match, n uint64, score float64, f *ranking.
 		mask = masks[n]
 	}
 	factor := f.Of(mask, sc.breaks[n])
-	return append(out, match{d: d, num: n, score: score * factor, factor: factor})
+	return append(out, Match{Num: n, Score: score * factor, Factor: factor})
 }
 
 // scanPart appends to out the matches of q among documents numbered from
-// to to (exclusive), coordinated over coord by the clauses masks says each
+// to to (exclusive), coordinated over clauses by the clauses masks says each
 // matches (none when masks is nil).
-func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []ranking.Clause, masks []uint32, tracks map[string]bool, from, to uint64, out []match) ([]match, float64, error) {
+func (sc *Index) scanPart(ctx context.Context, q query.Query, clauses []ranking.Clause, masks []uint32, keep func(n uint64) bool, from, to uint64, out []Match) ([]Match, float64, error) {
 	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{})
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
@@ -425,7 +463,7 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []ranking.
 		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize(), 0),
 		IndexReader:       sc.reader,
 	}
-	f := ranking.NewFactors(coord)
+	f := ranking.NewFactors(clauses)
 	var dm *bsearch.DocumentMatch
 	if from == 0 {
 		dm, err = searcher.Next(sctx)
@@ -445,7 +483,7 @@ func (sc *scanner) scanPart(ctx context.Context, q query.Query, coord []ranking.
 		if n >= to {
 			return out, weight, nil
 		}
-		out = sc.appendMatch(out, n, dm.Score, f, masks, tracks)
+		out = sc.appendMatch(out, n, dm.Score, f, masks, keep)
 		sctx.DocumentMatchPool.Put(dm)
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {

@@ -1,4 +1,4 @@
-package search
+package scan
 
 import (
 	"context"
@@ -30,37 +30,39 @@ var coordFields = func() []string {
 	return out
 }()
 
-// maxMaskClauses is the most clauses a mask holds; a query has at most
-// maxWordClauses plus the clause of the words beyond them.
-const maxMaskClauses = 32
+// maxMaskClauses is the most clauses a mask holds.
+const maxMaskClauses = ranking.MaxClauses
 
-// clauseMasks returns, per document number, the clauses of coord it
+// clauseMasks returns, per document number, the clauses of clauses it
 // matches as bits (bit i: clause i), or nil when there is nothing to
 // coordinate. Return the masks to maskPool when done.
-func (sc *scanner) clauseMasks(ctx context.Context, coord []ranking.Clause) (*[]uint32, error) {
-	if len(coord) < 2 || len(coord) > maxMaskClauses {
+func (sc *Index) clauseMasks(ctx context.Context, clauses []ranking.Clause) (*[]uint32, error) {
+	if len(clauses) < 2 || len(clauses) > maxMaskClauses {
 		return nil, nil
+	}
+	if sc.opts.NoDictionaries {
+		return sc.masksFrom(ctx, clauses, nil)
 	}
 	dicts, err := sc.coordDicts()
 	if err != nil {
 		return nil, err
 	}
-	return sc.masksFrom(ctx, coord, dicts)
+	return sc.masksFrom(ctx, clauses, dicts)
 }
 
 // masksFrom makes the masks of clauseMasks from the postings bitmaps of
 // dicts or, without them, by walking term field readers.
-func (sc *scanner) masksFrom(ctx context.Context, coord []ranking.Clause, dicts []segment.TermDictionary) (*[]uint32, error) {
+func (sc *Index) masksFrom(ctx context.Context, clauses []ranking.Clause, dicts []segment.TermDictionary) (*[]uint32, error) {
 	mp, _ := sc.maskPool.Get().(*[]uint32)
-	if mp == nil || len(*mp) != len(sc.docs) {
-		m := make([]uint32, len(sc.docs))
+	if mp == nil || len(*mp) != len(sc.talks) {
+		m := make([]uint32, len(sc.talks))
 		mp = &m
 	}
 	masks := *mp
 	var tfd bleveidx.TermFieldDoc
 	docs := roaring.New()
 	buf := make([]uint32, 256)
-	for i, c := range coord {
+	for i, c := range clauses {
 		bit := uint32(1) << i
 		if dicts != nil {
 			docs.Clear()
@@ -115,7 +117,7 @@ func (sc *scanner) masksFrom(ctx context.Context, coord []ranking.Clause, dicts 
 // document numbers, and or-ing the clause's into one and walking that
 // costs a fraction of a term field reader's walk of each (which decodes
 // every posting). Otherwise nil, and clauseMasks walks the readers.
-func (sc *scanner) coordDicts() ([]segment.TermDictionary, error) {
+func (sc *Index) coordDicts() ([]segment.TermDictionary, error) {
 	snap, ok := sc.reader.(*scorch.IndexSnapshot)
 	if !ok || len(snap.Segments()) != 1 {
 		return nil, nil
@@ -152,7 +154,7 @@ func clauseDocs(dicts []segment.TermDictionary, terms []string, docs *roaring.Bi
 }
 
 // putMasks clears masks and keeps them for the next scan.
-func (sc *scanner) putMasks(mp *[]uint32) {
+func (sc *Index) putMasks(mp *[]uint32) {
 	clear(*mp)
 	sc.maskPool.Put(mp)
 }
