@@ -14,8 +14,8 @@ var fixtures = filepath.Join("..", "..", "index", "ingest", "testdata", "formats
 // and the export carries each source's conference, ids and zone.
 func TestExportFormats(t *testing.T) {
 	out, stderr, err := runCmd(t, nil, "export",
-		"--seeds", filepath.Join(fixtures, "fosdem-2025-go-devroom.xml"),
-		"--seeds", filepath.Join(fixtures, "camp2019-excerpt.json"))
+		"--seeds", filepath.Join(fixtures, "frab-devroom.xml"),
+		"--seeds", filepath.Join(fixtures, "frab-camp.json"))
 	if err != nil || stderr != "" {
 		t.Fatalf("export: %v, stderr %q", err, stderr)
 	}
@@ -35,11 +35,11 @@ func TestExportFormats(t *testing.T) {
 			json.Unmarshal([]byte(line), &first)
 		}
 	}
-	if confs["fosdem-2025"] != 6 || confs["camp2019"] != 3 || len(confs) != 2 {
-		t.Errorf("talks per conference %v, want 6 fosdem-2025 and 3 camp2019", confs)
+	if confs["osw-2025"] != 6 || confs["seeufer2023"] != 3 || len(confs) != 2 {
+		t.Errorf("talks per conference %v, want 6 osw-2025 and 3 seeufer2023", confs)
 	}
-	// Sorted by start: camp2019 (2019) first, in Berlin's summer offset.
-	if first["start"] != "2019-08-21T11:00:00+02:00" || first["time_zone"] != "Europe/Berlin" || first["source_id"] != "10386" {
+	// Sorted by start: seeufer2023 (2023) first, in Berlin's summer offset.
+	if first["start"] != "2023-08-16T11:00:00+02:00" || first["time_zone"] != "Europe/Berlin" || first["source_id"] != "20101" {
 		t.Errorf("first talk %v", first)
 	}
 }
@@ -72,21 +72,21 @@ func TestTimeZoneFlag(t *testing.T) {
 // answers across them and logs the build's rate.
 func TestServeFormats(t *testing.T) {
 	s := serveSeeds(t, nil,
-		"--seeds", filepath.Join(fixtures, "fosdem-2025-go-devroom.xml"),
-		"--seeds", filepath.Join(fixtures, "camp2019-excerpt.json"),
+		"--seeds", filepath.Join(fixtures, "frab-devroom.xml"),
+		"--seeds", filepath.Join(fixtures, "frab-camp.json"),
 		"--seeds", filepath.Join(fixtures, "pretalx-submissions.json"))
 	if got := s.total(t, ""); got != 6+3+5 {
 		t.Errorf("%d talks served, want 14", got)
 	}
-	if got := s.total(t, "hedy"); got != 2 {
-		t.Errorf("%d talks on Hedy, want its 2 sessions", got)
+	if got := s.total(t, "turtle"); got != 2 {
+		t.Errorf("%d talks on turtle graphics, want the workshop's 2 sessions", got)
 	}
 	var talk struct {
 		Conference struct{ ID, Name string }
 		Start      string
 	}
-	if code := s.getJSON(t, "/api/talks/learn-python-programming-using-hedy-babb28", &talk); code != 200 ||
-		talk.Conference.ID != "fosdem-2025" || talk.Start != "2025-02-02T16:00:00+01:00" {
+	if code := s.getJSON(t, "/api/talks/learn-to-program-with-turtle-graphics-027306", &talk); code != 200 ||
+		talk.Conference.ID != "osw-2025" || talk.Start != "2025-02-02T16:00:00+01:00" {
 		t.Errorf("talk: %d %+v", code, talk)
 	}
 	if log := s.log.String(); !strings.Contains(log, `"talks":14,`) || !strings.Contains(log, `"talks_per_s":`) || !strings.Contains(log, `"message":"index built"`) {

@@ -104,7 +104,7 @@ func TestIndexSummary(t *testing.T) {
 // PATH-style list, as --seeds does when repeated (6 + 3 talks).
 func TestSeedsEnvironmentList(t *testing.T) {
 	dir := filepath.Join("..", "..", "index", "ingest", "testdata", "formats")
-	list := filepath.Join(dir, "fosdem-2025-go-devroom.xml") + string(filepath.ListSeparator) + filepath.Join(dir, "camp2019-excerpt.json")
+	list := filepath.Join(dir, "frab-devroom.xml") + string(filepath.ListSeparator) + filepath.Join(dir, "frab-camp.json")
 	out, _, err := runCmd(t, map[string]string{"TALKSEARCH_SEEDS": list}, "index")
 	if err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func answers(t *testing.T, base string) map[string]any {
 		out[path] = v
 		return v
 	}
-	for _, q := range []string{"go generics", "swiss maps", "generiks", "camp", "privilege separation"} {
+	for _, q := range []string{"go generics", "robin hood", "generiks", "camp", "privilege separation"} {
 		v := get("api/search?q=" + url.QueryEscape(q))
 		if q == "go generics" {
 			for _, h := range v["hits"].([]any) {
@@ -81,7 +81,7 @@ func TestServeRestartKeepsTheCorpus(t *testing.T) {
 	}
 	seeds, dir := t.TempDir(), t.TempDir()
 	src := filepath.Join("..", "..", "index", "ingest", "testdata", "formats")
-	for _, name := range []string{"fosdem-2025-go-devroom.xml", "camp2019-excerpt.json"} {
+	for _, name := range []string{"frab-devroom.xml", "frab-camp.json"} {
 		data, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {
 			t.Fatal(err)
@@ -135,12 +135,12 @@ func TestServeRestartKeepsTheCorpus(t *testing.T) {
 	}
 
 	// A changed seed file: parsed again, and what it says is served.
-	xml := filepath.Join(seeds, "fosdem-2025-go-devroom.xml")
+	xml := filepath.Join(seeds, "frab-devroom.xml")
 	data, err = os.ReadFile(xml)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data = bytes.Replace(data, []byte("Swiss Maps in Go"), []byte("Swiss Tables in Go"), 1)
+	data = bytes.Replace(data, []byte("Robin Hood Hashing in Go"), []byte("Robin Hood Tables in Go"), 1)
 	if err := os.WriteFile(xml, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +148,8 @@ func TestServeRestartKeepsTheCorpus(t *testing.T) {
 	if changed.CorpusKept || len(changed.Derivations) != 0 || !strings.Contains(log, "sidecar corpus: key changed") {
 		t.Fatalf("changed seeds: %+v, want everything derived again and why\n%s", changed, log)
 	}
-	hits := got["api/search?q=swiss+maps"].(map[string]any)["hits"].([]any)
-	if len(hits) == 0 || hits[0].(map[string]any)["title"] != "Swiss Tables in Go" {
+	hits := got["api/search?q=robin+hood"].(map[string]any)["hits"].([]any)
+	if len(hits) == 0 || hits[0].(map[string]any)["title"] != "Robin Hood Tables in Go" {
 		t.Errorf("changed title not served: %v", hits)
 	}
 }

@@ -62,9 +62,9 @@ func goldenLine(tk index.Talk) string {
 // talk's fields with testdata/formats/<file>.golden.
 func TestFormatGoldens(t *testing.T) {
 	for _, tt := range []struct{ file, format string }{
-		{"fosdem-2025-go-devroom.xml", "frab-xml"},
-		{"camp2019-excerpt.json", "frab-json"},
-		{"fosdem-2015-excerpt.ical", "ical"},
+		{"frab-devroom.xml", "frab-xml"},
+		{"frab-camp.json", "frab-json"},
+		{"pentabarf.ical", "ical"},
 		{"pretalx-submissions.json", "pretalx"},
 		{"synthetic-sample.jsonl", "jsonl"},
 		{"cfp.csv", "csv"},
@@ -108,19 +108,21 @@ func TestFormatGoldens(t *testing.T) {
 	}
 }
 
-// TestFosdemFixtureFacts states the facts of the FOSDEM excerpt the issue
-// names: +01:00 times in Europe/Brussels, clean text, both Hedy sessions.
-func TestFosdemFixtureFacts(t *testing.T) {
-	c, err := LoadPaths([]string{filepath.Join(formatsDir, "fosdem-2025-go-devroom.xml")}, Options{})
+// TestFrabDevroomFixtureFacts states the facts of the frab XML fixture:
+// +01:00 times in Europe/Brussels (from <date> with its offset, and from
+// start and duration on the day where there is no <date>), clean text
+// from escaped HTML, both sessions of the workshop held twice.
+func TestFrabDevroomFixtureFacts(t *testing.T) {
+	c, err := LoadPaths([]string{filepath.Join(formatsDir, "frab-devroom.xml")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Talks) != 6 || len(c.Report.Warnings) != 0 {
 		t.Fatalf("%d talks, warnings %v; want 6, none", len(c.Talks), c.Report.Warnings)
 	}
-	var hedy []string
+	var twice []string
 	for _, tk := range c.Talks {
-		if tk.Conference != (index.Conference{ID: "fosdem-2025", Name: "FOSDEM 2025"}) || tk.TimeZone != "Europe/Brussels" {
+		if tk.Conference != (index.Conference{ID: "osw-2025", Name: "Open Source Weekend 2025"}) || tk.TimeZone != "Europe/Brussels" {
 			t.Errorf("%s: conference %v, zone %q", tk.ID, tk.Conference, tk.TimeZone)
 		}
 		if !strings.HasSuffix(tk.Start.Format(time.RFC3339), "+01:00") {
@@ -129,15 +131,21 @@ func TestFosdemFixtureFacts(t *testing.T) {
 		if strings.ContainsAny(tk.Abstract, "<>") || strings.Contains(tk.Abstract, "&lt;") || strings.Contains(tk.Abstract, "&amp;") {
 			t.Errorf("%s: markup left in abstract %q", tk.ID, tk.Abstract)
 		}
-		if tk.Title == "Learn Python programming using Hedy" {
-			hedy = append(hedy, tk.ID+" "+tk.Start.Format(time.RFC3339))
+		if tk.Title == "Learn to program with turtle graphics" {
+			twice = append(twice, tk.ID+" "+tk.Start.Format(time.RFC3339))
+		}
+		if tk.SourceID == "7104" && tk.Start.Format(time.RFC3339) != "2025-02-01T12:00:00+01:00" {
+			t.Errorf("event without <date>: start %s", tk.Start.Format(time.RFC3339))
+		}
+		if tk.SourceID == "7102" && !strings.Contains(tk.Abstract, "its keep & when") {
+			t.Errorf("doubly escaped ampersand: %q", tk.Abstract)
 		}
 	}
-	want := []string{"learn-python-programming-using-hedy-f1b3e2 2025-02-01T12:15:00+01:00", "learn-python-programming-using-hedy-babb28 2025-02-02T16:00:00+01:00"}
-	if d := cmp.Diff(want, hedy); d != "" {
-		t.Errorf("Hedy sessions (-want +got):\n%s", d)
+	want := []string{"learn-to-program-with-turtle-graphics-8a1872 2025-02-01T12:15:00+01:00", "learn-to-program-with-turtle-graphics-027306 2025-02-02T16:00:00+01:00"}
+	if d := cmp.Diff(want, twice); d != "" {
+		t.Errorf("workshop sessions (-want +got):\n%s", d)
 	}
-	if st := c.Report.PerFile; len(st) != 1 || st[0].Kind != "frab-xml" || st[0].Talks != 6 || st[0].File != "fosdem-2025-go-devroom.xml" {
+	if st := c.Report.PerFile; len(st) != 1 || st[0].Kind != "frab-xml" || st[0].Talks != 6 || st[0].File != "frab-devroom.xml" {
 		t.Errorf("per file %+v", st)
 	}
 }
@@ -347,8 +355,8 @@ func TestJSONLinesBadLines(t *testing.T) {
 // TestBadStructuredInput: broken files are warnings naming file and line,
 // never talks, and the other files still load.
 func TestBadStructuredInput(t *testing.T) {
-	xmlFix, _ := os.ReadFile(filepath.Join(formatsDir, "fosdem-2025-go-devroom.xml"))
-	jsonFix, _ := os.ReadFile(filepath.Join(formatsDir, "camp2019-excerpt.json"))
+	xmlFix, _ := os.ReadFile(filepath.Join(formatsDir, "frab-devroom.xml"))
+	jsonFix, _ := os.ReadFile(filepath.Join(formatsDir, "frab-camp.json"))
 	deep := "<schedule>" + strings.Repeat("<day>", 100) + strings.Repeat("</day>", 100) + "</schedule>"
 	laughs := `<?xml version="1.0"?>
 <!DOCTYPE schedule [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
@@ -520,7 +528,7 @@ func TestLoadRefusals(t *testing.T) {
 	}
 	f.Close()
 	outside := filepath.Join(t.TempDir(), "elsewhere.json")
-	jsonFix, _ := os.ReadFile(filepath.Join(formatsDir, "camp2019-excerpt.json"))
+	jsonFix, _ := os.ReadFile(filepath.Join(formatsDir, "frab-camp.json"))
 	if err := os.WriteFile(outside, jsonFix, 0o644); err != nil {
 		t.Fatal(err)
 	}

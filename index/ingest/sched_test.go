@@ -79,7 +79,7 @@ func TestParseSchedSeedCounts(t *testing.T) {
 }
 
 // TestParseSchedSeedFields checks every field of sessions of each kind and
-// of the title lines the issue warns about.
+// of the title lines that are hard to split (" - " in titles and affiliations).
 func TestParseSchedSeedFields(t *testing.T) {
 	talks := ParseSched(schedSeed, readSeed(t, schedSeed)).Talks
 	src := []string{schedSeed}

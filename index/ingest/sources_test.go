@@ -142,7 +142,7 @@ func TestKeptCorpusZones(t *testing.T) {
 func TestSourcesKey(t *testing.T) {
 	src := filepath.Join("testdata", "formats")
 	dir := t.TempDir()
-	for _, name := range []string{"fosdem-2025-go-devroom.xml", "camp2019-excerpt.json"} {
+	for _, name := range []string{"frab-devroom.xml", "frab-camp.json"} {
 		data, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {
 			t.Fatal(err)
@@ -191,7 +191,7 @@ func TestSourcesKey(t *testing.T) {
 		t.Error("the zone does not change the key")
 	}
 
-	xml := filepath.Join(dir, "fosdem-2025-go-devroom.xml")
+	xml := filepath.Join(dir, "frab-devroom.xml")
 	data, _ := os.ReadFile(xml)
 	flipped := bytes.Replace(data, []byte("Go"), []byte("Gp"), 1)
 	if err := os.WriteFile(xml, flipped, 0o644); err != nil {

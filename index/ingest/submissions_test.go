@@ -419,8 +419,8 @@ func TestUnreadableFormats(t *testing.T) {
 func TestSubmissionsEveryFormat(t *testing.T) {
 	seen := map[string]bool{}
 	for _, path := range []string{
-		filepath.Join(formatsDir, "fosdem-2025-go-devroom.xml"), filepath.Join(formatsDir, "camp2019-excerpt.json"),
-		filepath.Join(formatsDir, "fosdem-2015-excerpt.ical"), filepath.Join(formatsDir, "pretalx-submissions.json"),
+		filepath.Join(formatsDir, "frab-devroom.xml"), filepath.Join(formatsDir, "frab-camp.json"),
+		filepath.Join(formatsDir, "pentabarf.ical"), filepath.Join(formatsDir, "pretalx-submissions.json"),
 		filepath.Join(formatsDir, "synthetic-sample.jsonl"), filepath.Join(submissionsDir, "submissions.csv"),
 	} {
 		name := filepath.Base(path)
