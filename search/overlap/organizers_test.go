@@ -244,10 +244,10 @@ func TestPretalxFixture(t *testing.T) {
 	checkPretalxReport(t, Detect(imp.Talks, Options{}))
 }
 
-// Two FOSDEM years: the talks that come back are found, earlier year first,
-// with their evidence, and nothing else is.
-func TestFOSDEMResubmissions(t *testing.T) {
-	talks := readFile(t, "testdata/fosdem-2024-2025.jsonl")
+// Two years of one conference: the talks that come back are found,
+// earlier year first, with their evidence, and nothing else is.
+func TestRecurringTalksResubmissions(t *testing.T) {
+	talks := readFile(t, "testdata/recurring-talks.jsonl")
 	rep := Detect(talks, Options{})
 	type row struct{ Earlier, Later, Evidence string }
 	var got []row
@@ -255,14 +255,49 @@ func TestFOSDEMResubmissions(t *testing.T) {
 		got = append(got, row{r.Earlier, r.Later, strings.Join(r.Evidence, ", ")})
 	}
 	want := []row{
-		{"fosdem-2024/1681", "fosdem-2025/5353", "same title, edited abstract, same speaker"}, // The state of Go
-		{"fosdem-2024/3590", "fosdem-2025/6318", "same title, edited abstract, same speaker"}, // GStreamer: State of the Union 2024 → 2025
-		{"fosdem-2024/2634", "fosdem-2025/6468", "new title, same speaker"},                   // Sega Dreamcast with GCC
+		{"osw-2024/1120", "osw-2025/2145", "same title, edited abstract, same speaker"}, // The state of Rivulet
+		{"osw-2024/1243", "osw-2025/2301", "same title, edited abstract, same speaker"}, // Kettle: State of the Union 2024 → 2025
+		{"osw-2024/1187", "osw-2025/2210", "new title, same speaker"},                   // Pocket Mirage homebrew, renamed
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("resubmissions (-want +got):\n%s", diff)
 	}
-	if v, ok := rep.Talk("fosdem-2025/5353"); !ok || len(v.Versions) != 1 || v.Versions[0].Earlier != "fosdem-2024/1681" {
-		t.Errorf("the 2025 state of Go lacks its earlier version: %+v", v)
+	if v, ok := rep.Talk("osw-2025/2145"); !ok || len(v.Versions) != 1 || v.Versions[0].Earlier != "osw-2024/1120" {
+		t.Errorf("the 2025 state of Rivulet lacks its earlier version: %+v", v)
+	}
+}
+
+// Two real years of FOSDEM, read by ingest from ../shared/datasets: the
+// talks that come back every year are flagged, earlier year first, among
+// them "The state of Go" (same title, same speaker).
+func TestSharedFOSDEMResubmissions(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "datasets", "fosdem")
+	var paths []string
+	for _, year := range []string{"2024", "2025"} {
+		p := filepath.Join(dir, "fosdem-"+year+".xml")
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("real schedule %s absent (the shared datasets sit beside the repository): %v", p, err)
+		}
+		paths = append(paths, p)
+	}
+	c, err := ingest.LoadPaths(paths, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Detect(c.Talks, Options{})
+	found := false
+	for _, r := range rep.Resubmissions {
+		if r.ConferenceEarlier != "fosdem-2024" || r.ConferenceLater != "fosdem-2025" {
+			t.Errorf("resubmission %s → %s: conferences %s → %s", r.Earlier, r.Later, r.ConferenceEarlier, r.ConferenceLater)
+		}
+		if r.TitleEarlier == "The state of Go" && r.TitleLater == "The state of Go" {
+			found = true
+			if !strings.Contains(strings.Join(r.Evidence, ", "), "same title") || len(r.SharedSpeakers) == 0 {
+				t.Errorf("The state of Go: evidence %v, speakers %v", r.Evidence, r.SharedSpeakers)
+			}
+		}
+	}
+	if !found || len(rep.Resubmissions) < 10 {
+		t.Errorf("%d resubmissions, The state of Go among them: %v", len(rep.Resubmissions), found)
 	}
 }
