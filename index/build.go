@@ -36,12 +36,10 @@ func newDocument(t Talk) map[string]any {
 // of MiB of analysis. Each batch becomes one segment; an index of several
 // is merged into one on disk (merge.go), so the batch size no longer
 // decides the segments a search visits. Larger batches hold more analysis
-// in memory until their segment is built (5,000 per batch raised an
-// in-memory build's peak RSS from 855 to 1,518 MiB at 100k talks); smaller
-// ones make more segments to merge. 100k talks, two batches in flight,
-// five pairs each against one batch of 1,000 at a time (whole process
-// peak RSS 584-590 MiB): 1,000 per batch built in 0.75x the time at
-// 716 MiB, 700 in 0.72-0.82x at 660 MiB, 500 in 0.89x at 642 MiB.
+// in memory until their segment is built, so a build's peak RSS grows
+// with them; smaller ones make more segments to merge and build slower.
+// This size builds about as fast as larger batches, with less of their
+// memory.
 //
 // Memory: the peak of a build is the talks, the batches in flight and the
 // Go runtime's headroom (GOGC=100); the merged index is a file mapped from
@@ -49,9 +47,8 @@ func newDocument(t Talk) map[string]any {
 // environment's GOMEMLIMIT, which the runtime reads by itself. Build does
 // not set a limit itself: it is process-wide, only the command that owns
 // the process knows its budget, and the build's live heap (the talks and a
-// batch's analysis) leaves a limit little room (100k talks, two batches in
-// flight: GOMEMLIMIT=450MiB cut the peak from 725 to 561 MiB for 50 % more
-// build CPU, GOGC=50 to 521 MiB for 30 % more).
+// batch's analysis) leaves a limit little room: a tight GOMEMLIMIT, or a
+// lower GOGC, cuts a large build's peak only for much more build CPU.
 const batchSize = 700
 
 // Progress is told, after each batch, how many of total talks are indexed.

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestOpenRefusesADirectoryAnotherProcessHolds: issue 16, two servers on
-// one --index deleted each other's live index on every rebuild. Another
+// TestOpenRefusesADirectoryAnotherProcessHolds: two servers on one --index
+// would delete each other's live index on every rebuild. Another
 // process's lock is a flock on another open file description of the
 // directory, which is what flockDir takes here.
 func TestOpenRefusesADirectoryAnotherProcessHolds(t *testing.T) {

@@ -33,8 +33,8 @@ var mergeInOnePass = func() mergeplan.MergePlanOptions {
 // noBackgroundMerge keeps scorch's merger idle while batches come in: every
 // segment is merged in one pass once the last batch is in (forceMerge), so
 // merges in between only rewrite postings that are rewritten again, and
-// map segment files that the final merge maps once more (at 100k talks
-// they took 1.8 CPU-s of ~34 and raised the build's file-backed memory).
+// map segment files that the final merge maps once more (they cost build
+// CPU and raised the build's file-backed memory).
 // A segment is eligible for a planned merge below half MaxSegmentSize
 // documents: none is below half of one. Scorch keeps this config in the
 // index (index_meta.json), so the index reopened for the final merge
@@ -120,7 +120,7 @@ func buildCompact(path string, talks []Talk, p Progress) (uint64, error) {
 // live (GOGC=100) that the runtime would hand back over minutes; the merge
 // then maps every segment file and the engine reads the merged one, and a
 // process's peak memory is what it holds at once. At 100k talks it is one
-// forced collection of the talks (~150 MiB live) each time. A build of a
+// forced collection of the talks each time. A build of a
 // few batches leaves too little garbage to be worth a pause of the whole
 // process, which a server reloading under load would feel.
 func releaseMemory(talks int) {

@@ -68,8 +68,9 @@ type entry struct {
 
 // ContentHash identifies a list of talks: any change to any field of any
 // talk, or to their order, changes it. Talks are encoded one at a time:
-// encoding the slice at once buffers its whole JSON (130 MB for 100k
-// talks, and twice that while the buffer grows) before hashing it.
+// encoding the slice at once buffers its whole JSON (and up to twice that
+// while the buffer grows) before hashing it, which at 100k talks is a
+// large share of the process's memory.
 func ContentHash(talks []Talk) (string, error) {
 	h := sha256.New()
 	enc := json.NewEncoder(h)

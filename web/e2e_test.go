@@ -128,7 +128,7 @@ func TestEndToEndPages(t *testing.T) {
 }
 
 // TestEndToEndRelatedFirst: the two Monarch talks are each other's first
-// related talk (issue 3), and the talk page lists it first.
+// related talk, and the talk page lists it first.
 func TestEndToEndRelatedFirst(t *testing.T) {
 	h, e := newRealHandler(t)
 	api := talkByTitle(t, e, monarchAPI)
@@ -190,7 +190,7 @@ func TestEndToEndEveryTalkPage(t *testing.T) {
 }
 
 // TestEndToEndJSONShapes pins the key sets of the API documents on the real
-// engine, as issue 3 and issue 5 write them.
+// engine, the contract clients read.
 func TestEndToEndJSONShapes(t *testing.T) {
 	h, e := newRealHandler(t)
 	api := talkByTitle(t, e, monarchAPI)
@@ -239,7 +239,7 @@ func TestEndToEndJSONShapes(t *testing.T) {
 	if len(hits) != 3 {
 		t.Fatalf("%d hits, want 3", len(hits))
 	}
-	// Every key of issue 3's contract, null where the talk has no value.
+	// Every key of the contract, null where the talk has no value.
 	for _, hit := range hits {
 		check("hit", keys(hit), []string{"end", "highlights", "id", "kind", "level", "room", "scheduled", "score", "speakers", "start", "title", "track"})
 	}

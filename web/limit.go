@@ -22,8 +22,8 @@ import (
 // before it runs: more than ExpensiveWords words, more than
 // ExpensiveChars characters, or more than one quoted phrase. People type
 // "kv cache", "monarch" or "mixture of experts"; 400 characters of random
-// words, misspellings or phrases are what cost 10 to 40 ms of CPU each
-// (issue 16), and they are what a client can send without end.
+// words, misspellings or phrases are what cost the most CPU, and they are
+// what a client can send without end.
 //
 // An expensive search that no kept answer covers then needs:
 //

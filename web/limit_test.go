@@ -35,7 +35,7 @@ func TestExpensiveByShape(t *testing.T) {
 	}
 }
 
-// TestClientBudget: issue 16, one client's long hostile queries took the
+// TestClientBudget: one client's long hostile queries must not take the
 // CPU from everyone. A client that spent its budget of server time is
 // answered 429 until it has earned it back; other clients are not.
 func TestClientBudget(t *testing.T) {
@@ -122,8 +122,8 @@ func TestExpensiveSearchAnswers429(t *testing.T) {
 	}
 }
 
-// TestAdminAuthFailuresRateLimited: issue 16, wrong reload tokens could be
-// tried without end.
+// TestAdminAuthFailuresRateLimited: wrong reload tokens are rate limited,
+// so a token cannot be guessed by trying without end.
 func TestAdminAuthFailuresRateLimited(t *testing.T) {
 	const token = "s3cret-token"
 	reloads := 0

@@ -22,8 +22,8 @@ var getRoutes = []string{
 	"/api/search?q=monarch", "/api/talks/monarch-on-rocm-1a2b", "/api/overlaps", "/healthz", "/static/app.css",
 }
 
-// TestHeadOnEveryGetRoute: issue 16, HEAD answered 404 on every page but
-// /healthz. Now it answers what GET does, without a body.
+// TestHeadOnEveryGetRoute: HEAD answers what GET does on every page, not
+// only /healthz, without a body, as HTTP asks of a server.
 func TestHeadOnEveryGetRoute(t *testing.T) {
 	h, _ := newTestHandler(t, zerolog.Nop())
 	srv := httptest.NewServer(h)
@@ -52,7 +52,8 @@ func TestHeadOnEveryGetRoute(t *testing.T) {
 	}
 }
 
-// TestWrongMethodIs405: issue 16, wrong methods answered 404.
+// TestWrongMethodIs405: a wrong method on a route that exists is 405, not
+// 404, so a client learns the route is there.
 func TestWrongMethodIs405(t *testing.T) {
 	h, _ := newTestHandler(t, zerolog.Nop())
 	tests := []struct {
@@ -77,8 +78,8 @@ func TestWrongMethodIs405(t *testing.T) {
 	}
 }
 
-// TestAcceptEncodingWeights: issue 16, "gzip;q=0.0" still got gzip (only
-// the exact spelling "q=0" was honoured).
+// TestAcceptEncodingWeights: a zero weight refuses gzip however it is
+// spelled ("gzip;q=0.0" as well as "q=0").
 func TestAcceptEncodingWeights(t *testing.T) {
 	tests := []struct {
 		header []string
@@ -205,8 +206,8 @@ func (f *rloSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Repor
 	return &overlap.Report{Pairs: []overlap.Pair{p}, Clusters: []overlap.Cluster{cl}, Clashes: []overlap.Clash{cx}, Merged: []overlap.Merged{m}}, nil
 }
 
-// TestBidiTextIsIsolated: issue 16, a right-to-left override in a title
-// passed into the page unisolated, reversing what followed it. Every text
+// TestBidiTextIsIsolated: a right-to-left override in a title must not
+// reverse what follows it on the page. Every text
 // holding data-set text must be the whole content of an element that
 // isolates it (dir="auto" or <bdi>); the page title, which holds no
 // markup, brackets it with U+2068 FIRST STRONG ISOLATE … U+2069.

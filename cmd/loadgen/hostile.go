@@ -16,7 +16,7 @@ import (
 )
 
 // KindHostile is an attacker's search: GET /api/search with a query of one
-// of the shapes that cost the most (issue 16), new every time. It is sent
+// of the shapes that cost the most, new every time. It is sent
 // only by the --hostile clients, besides the --clients, is no search of
 // the report's "searches", and a 429 answer to it is the server defending
 // itself, not an error: it is counted as refused.

@@ -259,7 +259,8 @@ func do(ctx context.Context, client *http.Client, k Kind, u string) (lat time.Du
 	// Ask for gzip as browsers do, so the server does what it does for
 	// phones, but read the bytes as sent (setting the header turns off the
 	// transport's inflating): inflating is the phones' work, and here it
-	// would take a quarter of the loadgen's CPU from the server under test.
+	// would take a large share of the loadgen's CPU from the server under
+	// test.
 	req.Header.Set("Accept-Encoding", "gzip")
 	resp, err := client.Do(req)
 	if err != nil {

@@ -110,9 +110,9 @@ func (s *served) reloadQuery(t *testing.T, token, query string) (int, string) {
 // uniqueSeed is the seed file holding 6 talks found in no other file.
 const uniqueSeed = "000_6b42f94569a604f4.txt"
 
-// TestReloadRefusesADeletedSeed: issue 16, deleting a seed file whose
-// talks exist in no other file was accepted (74 → 68 talks, 200 OK). Before
-// this change the reload answered 200 and served 67 talks.
+// TestReloadRefusesADeletedSeed: a reload after deleting a seed file whose
+// talks exist in no other file would silently stop serving them, so it is
+// refused (409, naming the file) unless forced.
 func TestReloadRefusesADeletedSeed(t *testing.T) {
 	dir := copySeeds(t)
 	const token = "test-token-drop"
@@ -163,8 +163,8 @@ func TestStartRefusesADeletedSeedAgainstTheIndex(t *testing.T) {
 	}
 }
 
-// TestSecondServerOnOneIndexDir: issue 16, two servers on one --index
-// deleted each other's live index on every rebuild.
+// TestSecondServerOnOneIndexDir: two servers on one --index would delete
+// each other's live index on every rebuild, so the second is refused.
 func TestSecondServerOnOneIndexDir(t *testing.T) {
 	bin := buildBinary(t)
 	idx := filepath.Join(t.TempDir(), "index")

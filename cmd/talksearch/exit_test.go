@@ -10,8 +10,8 @@ import (
 )
 
 // TestExitCodes: a mistyped command line exits 2, a failure of the work 1,
-// success 0 (issue 16: every error exited 1, and search --limit 0 was
-// accepted where the API refuses limit=0).
+// success 0, so a script can tell a typo from a failure; search --limit 0
+// is a mistyped command line, as the API refuses limit=0.
 func TestExitCodes(t *testing.T) {
 	tests := []struct {
 		name string

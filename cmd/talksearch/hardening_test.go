@@ -419,9 +419,9 @@ func TestSIGHUPDuringStartup(t *testing.T) {
 func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 	dir := slowSeeds(t)
 	const token = "in-flight-token"
-	// The shutdown waits for the reload in flight: give it longer than the
-	// slowest build (a loaded machine with -race takes 15 s), since the
-	// test is about waiting, not about the timeout.
+	// The shutdown waits for the reload in flight: give it far longer than
+	// the slowest build (a loaded machine under -race), since the test is
+	// about waiting, not about the timeout.
 	s := serveSeeds(t, nil, "--seeds", dir, "--reload-token", token, "--shutdown-timeout", "2m")
 	addr := strings.TrimPrefix(s.url, "http://")
 

@@ -386,7 +386,7 @@ func (f snowballFilter) Filter(input analysis.TokenStream) analysis.TokenStream 
 }
 
 // stemCache caches english.Stem, which allocates and dominated the
-// analysis profile (3.5 µs a word): a corpus repeats a few thousand words.
+// analysis profile: a corpus repeats a few thousand words.
 // It is bounded by bytes and evicts (otter's W-TinyLFU, as every cache of
 // the program), so distinct query words, which a crowd or an attacker can
 // send without end, cost at most its bound and never push out the

@@ -12,13 +12,13 @@ import (
 // same terms, offsets, positions and types (TestUAXWordsAreBlevesTokens
 // holds them equal on every seed and FOSDEM text and on fuzzed input). The
 // segmenter behind Bleve's tokenizer (github.com/blevesearch/segment) runs
-// a state machine over the full Unicode tables for every byte: a fifth of a
-// 100k-talk build, in text that is nearly all ASCII. So the text is split at
-// spaces, where UAX#29 always breaks (no word contains one, and the scanner
-// starts afresh on each), and a piece that is all ASCII is segmented here
-// by the rules UAX#29 has for ASCII; any other piece goes to Bleve's
-// tokenizer. Invalid UTF-8 goes to Bleve's tokenizer whole: its segmenter
-// stops at the first invalid byte, and so must we.
+// a state machine over the full Unicode tables for every byte: a large
+// share of a big build, in text that is nearly all ASCII. So the text is
+// split at spaces, where UAX#29 always breaks (no word contains one, and
+// the scanner starts afresh on each), and a piece that is all ASCII is
+// segmented here by the rules UAX#29 has for ASCII; any other piece goes
+// to Bleve's tokenizer. Invalid UTF-8 goes to Bleve's tokenizer whole:
+// its segmenter stops at the first invalid byte, and so must we.
 func uaxWords(base *bleveunicode.UnicodeTokenizer, input []byte) analysis.TokenStream {
 	if !utf8.Valid(input) {
 		return base.Tokenize(input)

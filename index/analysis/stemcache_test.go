@@ -7,9 +7,9 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
-// TestStemCacheIsBounded: issue 16, distinct query words grew the global
-// stem cache (a sync.Map up to 200,000 words that never evicted) and with
-// it the server's RSS. Now each cache is bounded in bytes and evicts.
+// TestStemCacheIsBounded: distinct query words, which a client can send
+// without end, must not grow the stem cache and with it the server's RSS:
+// each cache is bounded in bytes and evicts.
 func TestStemCacheIsBounded(t *testing.T) {
 	c := newStemCache()
 	const words = 100_000

@@ -40,8 +40,8 @@ func foldRune(r rune) rune {
 // "Léonard" and "Leonard" fold to the same key. A chain keeps state while
 // it runs, so one is used by one call at a time (overlap detection folds
 // texts from several goroutines); they are pooled because a new chain
-// allocates its buffers (8 KiB), which was most of what loading 100k talks
-// allocated (1.2 GB).
+// allocates its buffers, which was most of what loading a large corpus
+// allocated.
 var stripMarks = sync.Pool{New: func() any {
 	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 }}
