@@ -652,7 +652,7 @@ func cleanValues(facet string, vs []string) ([]string, error) {
 
 func (r Request) cacheKey() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q|%s|%d|%d", r.Query, r.Sort, r.Limit, r.Offset)
+	fmt.Fprintf(&b, "%q|%s|%d|%d|%t", r.Query, r.Sort, r.Limit, r.Offset, r.Explain)
 	for _, vs := range [][]string{r.Tracks, r.Levels, r.Rooms} {
 		b.WriteByte('|')
 		for _, v := range vs {

@@ -64,7 +64,45 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 		}
 		res.Hits = append(res.Hits, h)
 	}
+	if r.Explain && pl.q != nil {
+		if err := s.explain(ctx, pl, page, res.Hits); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// explain gives each hit of page the explanation of its score: Bleve's
+// of the whole query times the factor of the clauses its matched words
+// are in (ranking.Factors), as every execution path scores it.
+func (s *snapshot) explain(ctx context.Context, pl plan, page []match, hits []Hit) error {
+	dms, err := s.scan.Explain(s.withBM25(ctx), pl.q, page)
+	if err != nil {
+		return err
+	}
+	// The clauses a talk matches: from its matched words in one pass,
+	// from the term dictionaries in a scan, as each scored it.
+	var masks []uint32
+	if !s.onePass() {
+		if masks, err = s.scan.MasksOf(ctx, pl.coord, page); err != nil {
+			return err
+		}
+	}
+	f := ranking.NewFactors(pl.coord)
+	for i, dm := range dms {
+		if dm == nil {
+			continue
+		}
+		mask := f.Mask(dm.FieldTermLocations)
+		if masks != nil {
+			mask = masks[i]
+		}
+		factor := f.Explain(mask, s.docs[page[i].Num].isBreak)
+		e := ranking.Score(ranking.FromBleve(dm.Expl), factor)
+		e.Value = round3(e.Value)
+		hits[i].Explanation = &e
+	}
+	return nil
 }
 
 // queryMatches is what the query text alone decides: its plan and every

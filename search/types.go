@@ -5,6 +5,7 @@ import (
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search/highlight"
+	"github.com/talksearch/talksearch/search/ranking"
 )
 
 // Sort orders of a search.
@@ -37,7 +38,14 @@ type Request struct {
 	Sort   string // SortRelevance (default) or SortTime
 	Limit  int    // 0 means DefaultLimit
 	Offset int
+	// Explain asks each hit for the factors that made its score
+	// (Hit.Explanation).
+	Explain bool
 }
+
+// Explanation says how a value was made from its details
+// (ranking.Explanation).
+type Explanation = ranking.Explanation
 
 // Result is the answer to a Request. Its JSON form is web's (web.SearchDoc):
 // the engine's types are plain Go values.
@@ -78,6 +86,9 @@ type Hit struct {
 	Scheduled  bool
 	Score      float64
 	Highlights Highlights
+	// Explanation is how Score was made, when the request asked
+	// (Request.Explain); its Value is Score.
+	Explanation *Explanation
 }
 
 // Highlights are HTML fragments: data-set text is escaped and the matched

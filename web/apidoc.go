@@ -52,6 +52,26 @@ type HitDoc struct {
 	Scheduled  bool            `json:"scheduled"`
 	Score      float64         `json:"score"`
 	Highlights HighlightsDoc   `json:"highlights"`
+	// Explanation is how the score was made, with explain=1: Bleve's BM25
+	// score of the query (each clause's field, term and BM25 parts) times
+	// the factor of soft coordination and break damping. Its value is
+	// the score.
+	Explanation *ExplanationDoc `json:"explanation,omitempty"`
+}
+
+// ExplanationDoc says how a value was made from its details.
+type ExplanationDoc struct {
+	Value       float64          `json:"value"`
+	Description string           `json:"description"`
+	Details     []ExplanationDoc `json:"details,omitempty"`
+}
+
+func newExplanationDoc(x search.Explanation) ExplanationDoc {
+	doc := ExplanationDoc{Value: x.Value, Description: x.Description}
+	for _, d := range x.Details {
+		doc.Details = append(doc.Details, newExplanationDoc(d))
+	}
+	return doc
 }
 
 // HighlightsDoc are the HTML fragments of a hit.
@@ -292,6 +312,10 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 			Start: h.Start, End: h.End, Kind: h.Kind, Scheduled: h.Scheduled, Score: h.Score,
 			Highlights: HighlightsDoc{Title: safeFragments(h.Highlights.Title), Abstract: safeFragments(h.Highlights.Abstract),
 				Speakers: safeFragments(h.Highlights.Speakers)},
+		}
+		if h.Explanation != nil {
+			x := newExplanationDoc(*h.Explanation)
+			doc.Hits[i].Explanation = &x
 		}
 	}
 	return doc

@@ -268,3 +268,35 @@ func TestEndToEndJSONShapes(t *testing.T) {
 		check("clash", keys(cl[0]), []string{"a", "b", "score"})
 	}
 }
+
+// TestEndToEndExplain: /api/search with explain=1 explains every hit, the
+// explanation's value being the hit's score and its details the BM25
+// score and the factor; without it no hit carries one, and a value other
+// than 1 or 0 is refused.
+func TestEndToEndExplain(t *testing.T) {
+	h, _ := newRealHandler(t)
+	var doc SearchDoc
+	rec := get(t, h, "/api/search?q=kv+cache+offloading&explain=1&limit=5")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Hits) != 5 {
+		t.Fatalf("%d hits, want 5", len(doc.Hits))
+	}
+	for _, hit := range doc.Hits {
+		x := hit.Explanation
+		if x == nil || x.Value != hit.Score || len(x.Details) != 2 || !strings.Contains(rec.Body.String(), "fieldWeight(") {
+			t.Fatalf("hit %s (score %v): explanation %+v", hit.ID, hit.Score, x)
+		}
+	}
+	plain := get(t, h, "/api/search?q=kv+cache+offloading&limit=5")
+	if strings.Contains(plain.Body.String(), `"explanation"`) {
+		t.Error("an explanation nobody asked for")
+	}
+	if rec := get(t, h, "/api/search?q=kv&explain=yes"); rec.Code != http.StatusBadRequest {
+		t.Errorf("explain=yes: status %d, want 400", rec.Code)
+	}
+}

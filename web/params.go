@@ -58,6 +58,13 @@ func (s *server) parseSearch(v url.Values, paged bool) (r search.Request, page i
 		r.Offset = (page - 1) * s.opts.PageSize
 		return r, page, nil
 	}
+	switch x := v.Get("explain"); x {
+	case "", "0", "false":
+	case "1", "true":
+		r.Explain = true
+	default:
+		return r, 0, invalidf("explain must be 1 or 0, not %.20q", x)
+	}
 	if l := v.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > s.opts.MaxLimit {
@@ -180,7 +187,8 @@ func formatMin(min float64) string {
 // searchKey names a search for the response cache: its permalink, which
 // holds everything a page depends on, and the API's limit and offset.
 func searchKey(r search.Request, page int) string {
-	return string(searchURL(r, page)) + " limit=" + strconv.Itoa(r.Limit) + " offset=" + strconv.Itoa(r.Offset)
+	return string(searchURL(r, page)) + " limit=" + strconv.Itoa(r.Limit) + " offset=" + strconv.Itoa(r.Offset) +
+		" explain=" + strconv.FormatBool(r.Explain)
 }
 
 // parseWhen reads the search's conditions that are not facets: scheduled

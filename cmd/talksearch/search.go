@@ -21,7 +21,7 @@ type searchFlags struct {
 	tracks, levels, rooms []string
 	sort                  string
 	limit, offset         int
-	json                  bool
+	json, explain         bool
 }
 
 func newSearchCmd(g *globals) *cobra.Command {
@@ -32,7 +32,10 @@ func newSearchCmd(g *globals) *cobra.Command {
 		Long: `Search the talks as the web page does. The words of QUERY may be given as
 several arguments. "quoted phrases", -exclusions and the prefixes title:,
 speaker: and track: work; an empty QUERY lists every talk.
---json prints the same document as GET /api/search.`,
+--json prints the same document as GET /api/search. --explain shows under
+each hit how its score was made: Bleve's BM25 score of the query (each
+clause's field, term and BM25 parts) times the factor of soft coordination
+and break damping.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The engine takes limit 0 for its default; the command line,
 			// like the API, refuses it rather than showing 20 talks.
@@ -46,7 +49,7 @@ speaker: and track: work; an empty QUERY lists every talk.
 			defer e.Close()
 			res, err := e.Search(cmd.Context(), search.Request{
 				Query: strings.Join(args, " "), Tracks: f.tracks, Levels: f.levels, Rooms: f.rooms,
-				Sort: f.sort, Limit: f.limit, Offset: f.offset,
+				Sort: f.sort, Limit: f.limit, Offset: f.offset, Explain: f.explain,
 			})
 			if errors.Is(err, search.ErrInvalid) {
 				return usage(err) // a flag out of range (offset, sort, facet values)
@@ -70,6 +73,7 @@ speaker: and track: work; an empty QUERY lists every talk.
 	fl.IntVar(&f.limit, "limit", search.DefaultLimit, fmt.Sprintf("talks to show (at most %d)", search.MaxLimit))
 	fl.IntVar(&f.offset, "offset", 0, "talks to skip (for the next page)")
 	fl.BoolVar(&f.json, "json", false, "print the result as the API's JSON document")
+	fl.BoolVar(&f.explain, "explain", false, "show how each hit's score was made")
 	return cmd
 }
 
@@ -185,11 +189,23 @@ func printResult(w io.Writer, r *search.Result, offset int) {
 		for _, a := range h.Highlights.Abstract {
 			fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(plain(a), "\n", " "))
 		}
+		if h.Explanation != nil {
+			printExplanation(w, *h.Explanation, 2)
+		}
 	}
 	fmt.Fprintln(w)
 	printFacet(w, "track", r.Facets.Track, r.Facets.Missing["track"])
 	printFacet(w, "level", r.Facets.Level, r.Facets.Missing["level"])
 	printFacet(w, "room", r.Facets.Room, r.Facets.Missing["room"])
+}
+
+// printExplanation writes x as a tree, a node a line: its value and
+// description, its details indented below it.
+func printExplanation(w io.Writer, x search.Explanation, depth int) {
+	fmt.Fprintf(w, "%*s%.6g  %s\n", 2*depth, "", x.Value, x.Description)
+	for _, d := range x.Details {
+		printExplanation(w, d, depth+1)
+	}
 }
 
 func printFacet(w io.Writer, name string, vs []search.FacetValue, missing int) {

@@ -76,3 +76,18 @@ func TestFactorsOfLongQueries(t *testing.T) {
 		t.Errorf("a term of a clause past MaxClauses has mask %b", got)
 	}
 }
+
+// TestExplanationWithoutDocIDs: Bleve's messages lose the raw internal id
+// of the document they name, and keep the rest.
+func TestExplanationWithoutDocIDs(t *testing.T) {
+	for in, want := range map[string]string{
+		"weight(title:offload^3.000000 in \x00\x00\x00\x00\x00\x00\x00\x09), product of:":              "weight(title:offload^3.000000), product of:",
+		"fieldWeight(abstract:kv in \x00\x00\x00\x00\x00\x00\x01\x11), as per bm25 model, product of:": "fieldWeight(abstract:kv), as per bm25 model, product of:",
+		"sum of:": "sum of:",
+		"weight(title:join in a row), product of:": "weight(title:join in a row), product of:",
+	} {
+		if got := FromBleve(&bsearch.Explanation{Message: in}).Description; got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}

@@ -158,3 +158,18 @@ func (sc *Index) putMasks(mp *[]uint32) {
 	clear(*mp)
 	sc.maskPool.Put(mp)
 }
+
+// MasksOf returns the clause masks Matches coordinates the talks of page
+// with (bit i: clause i), for an explanation of their scores.
+func (sc *Index) MasksOf(ctx context.Context, clauses []ranking.Clause, page []Match) ([]uint32, error) {
+	out := make([]uint32, len(page))
+	mp, err := sc.clauseMasks(ctx, clauses)
+	if err != nil || mp == nil {
+		return out, err
+	}
+	defer sc.putMasks(mp)
+	for i, m := range page {
+		out[i] = (*mp)[m.Num]
+	}
+	return out, nil
+}

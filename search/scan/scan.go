@@ -493,3 +493,56 @@ func (sc *Index) scanPart(ctx context.Context, q query.Query, clauses []ranking.
 		dm, err = searcher.Next(sctx)
 	}
 }
+
+// Explain returns, for each talk of page, q's match of it with Bleve's
+// explanation of its score and the positions of its matched words (nil
+// where q does not match it): q's searcher, as the one pass and the scan
+// score it, read to the last talk of the page. It reads by Next, not
+// Advance: Bleve's Boolean searcher advanced to a talk can score it
+// otherwise than its walk does, and an explanation must be of the score
+// shown. So it costs a pass over the query's matches up to the page's
+// last talk, with an explanation made for each.
+func (sc *Index) Explain(ctx context.Context, q query.Query, page []Match) ([]*bsearch.DocumentMatch, error) {
+	out := make([]*bsearch.DocumentMatch, len(page))
+	if len(page) == 0 {
+		return out, nil
+	}
+	at := map[uint64]int{}
+	last := uint64(0)
+	for i, m := range page {
+		at[m.Num] = i
+		last = max(last, m.Num)
+	}
+	searcher, err := sc.searcher(sc.scoringContext(ctx), q, bsearch.SearcherOptions{Explain: true, IncludeTermVectors: true})
+	if err != nil {
+		return nil, fmt.Errorf("explain: %w", err)
+	}
+	defer searcher.Close()
+	sctx := &bsearch.SearchContext{
+		DocumentMatchPool: bsearch.NewDocumentMatchPool(searcher.DocumentMatchPoolSize()+len(page), 0),
+		IndexReader:       sc.reader,
+	}
+	for i := 1; ; i++ {
+		dm, err := searcher.Next(sctx)
+		if err != nil {
+			return nil, fmt.Errorf("explain: %w", err)
+		}
+		if dm == nil {
+			return out, nil
+		}
+		n, _ := docNumber(dm.IndexInternalID)
+		if k, ok := at[n]; ok {
+			out[k] = dm // kept: not returned to the pool
+		} else {
+			sctx.DocumentMatchPool.Put(dm)
+		}
+		if n >= last {
+			return out, nil
+		}
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("explain: %w", err)
+			}
+		}
+	}
+}
