@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -16,7 +17,6 @@ import (
 // simplified by the budget of term searchers, or builds more than it.
 func TestJudgedQueriesFitTheSearcherBudget(t *testing.T) {
 	e, c := seedEngine(t)
-	dev, _ := loadJudgments(t, c.Talks)
 	var held []string
 	readTSV(t, "testdata/relevance/seeds-heldout.tsv", 1, func(_ int, cols []string) { held = append(held, cols[0]) })
 	check := func(s *snapshot, qs []string) {
@@ -30,7 +30,11 @@ func TestJudgedQueriesFitTheSearcherBudget(t *testing.T) {
 			}
 		}
 	}
-	check(e.snap.Load(), append(dev, held...))
+	check(e.snap.Load(), held)
+	if _, err := os.Stat(devJudgmentsPath); err == nil {
+		dev, _ := loadJudgments(t, c.Talks)
+		check(e.snap.Load(), dev)
+	}
 	fe, _ := fosdemEngine(t)
 	var fq []string
 	readTSV(t, "testdata/relevance/fosdem/queries.tsv", 1, func(_ int, cols []string) { fq = append(fq, cols[0]) })

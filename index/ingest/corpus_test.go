@@ -142,22 +142,30 @@ func TestLoadSeedEveryParagraphOnce(t *testing.T) {
 	}
 }
 
-// TestLoadSeedJudgedTalks checks that every talk of the relevance
-// judgments exists, with its schedule title (or none) and abstract start.
+// TestLoadSeedJudgedTalks checks that every talk of the seeds' relevance
+// judgments (../shared/relevance/dev-judgments.tsv: query, grade, schedule
+// title or none, the abstract's first ten words) exists after ingest, once.
 func TestLoadSeedJudgedTalks(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "judged-talks.tsv"))
+	p := filepath.Join("..", "..", "..", "shared", "relevance", "dev-judgments.tsv")
+	f, err := os.Open(p)
 	if err != nil {
-		t.Fatal(err)
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("dev judgments missing under CI: %v", err)
+		}
+		t.Skipf("dev judgments %s absent: %v", p, err)
 	}
 	defer f.Close()
 	talks := loadSeeds(t).Talks
 	n := 0
+	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "#") {
+	for line := 1; sc.Scan(); line++ {
+		cols := strings.Split(sc.Text(), "\t")
+		if line == 1 || len(cols) < 4 || seen[cols[2]+"\t"+cols[3]] {
 			continue
 		}
-		title, start, _ := strings.Cut(sc.Text(), "\t")
+		seen[cols[2]+"\t"+cols[3]] = true
+		title, start := cols[2], cols[3]
 		n++
 		matches := 0
 		for _, tk := range talks {
