@@ -1,43 +1,50 @@
-// Package search answers attendees' queries over the talk index: query
-// parsing with typo tolerance and synonyms, facets, highlights, related
-// talks and "did you mean". It translates Bleve's types into its own plain
-// Go values at the package edge, so the web layer never sees Bleve (and
-// web alone gives them their JSON form).
+// Package search answers attendees' queries over the talk index: the
+// engine API (Engine, Request, Result), query understanding (typo
+// corrections, synonyms, acronyms, associations, the cost budget), facets,
+// related talks and "did you mean". Its types are plain Go values: web
+// alone gives them their JSON form, and never sees Bleve.
+//
+// Where each job lives:
+//
+//   - search: the engine and its snapshots (engine.go), query compilation
+//     (query.go, cost.go, prune.go), corrections and completions
+//     (suggest.go, fuzzy.go, variants.go), synonyms (synonyms.go),
+//     associations (assoc.go), paging and facets (results.go, facets.go,
+//     filters.go), related talks (related.go), kept derivations (kept.go).
+//   - search/ranking: every number and rule that moves a score, and the
+//     explanation of a score.
+//   - search/scan: the execution of queries over the index, the only code
+//     that reads Bleve's segment internals.
+//   - search/highlight: the HTML fragments of a hit.
+//   - search/syntax, search/synonyms, search/termvec, search/overlap: the
+//     query parser, the thesaurus, term vectors, organizers' overlaps.
 //
 // # Queries
 //
 // A query is what a person types in a search box, parsed by syntax.Parse and
 // never rejected for its syntax: plain words, "quoted phrases", -exclusions
 // and the prefixes title:, speaker: (by:), abstract: and track:. Every plain
-// word counts and none is required: a coordination factor weighted by each
-// word's rarity (softCoord) ranks talks with all the words above talks with
-// some, on both search paths; BM25 scores with the fields' real mean
-// lengths (bm25.go), not Bleve's estimate; a title match weighs three
-// times an abstract match, a speaker match twice, and the words next to
-// each other score again as a phrase. Common words (in more than a fifth of
-// the talks) count together as one word, and question filler ("how do I")
-// not at all. A word the index does not know is corrected to the closest
-// corpus words (edit distance, a swap counting as one, most used first) at a
-// lower weight, and the response says "did you mean"; a word with synonyms
-// (synonyms.Thesaurus: MoE, mixture of experts) also matches them at half
-// weight, and the response lists them.
+// word counts and none is required: soft coordination weighted by each
+// word's rarity (ranking.Factors) ranks talks with all the words above
+// talks with some; BM25 scores with the fields' real mean lengths
+// (ranking.BM25Stats), not Bleve's estimate; field weights, proximity
+// boosts and the weights of a word's alternatives are ranking's. Common
+// words (in more than ranking.CommonShare of the talks) count together as
+// one word, and question filler ("how do I") not at all. A word the index
+// does not know is corrected to the closest corpus words (edit distance, a
+// swap counting as one, most used first) at a lower weight, and the
+// response says "did you mean"; a word with synonyms (synonyms.Thesaurus:
+// MoE, mixture of experts) also matches them at a lower weight, and the
+// response lists them.
 //
-// # Results
+// # Execution
 //
-// Facets on track, level and room count each facet without its own
-// selection, in Go over every matching talk (facets.go): conference-sized
-// corpora get the matches from one Bleve search, large ones from a scan
-// split across cores (scan.go): a query of conjunctions, disjunctions,
-// terms and phrases reads its terms' postings from the index's one segment
-// and combines the scores itself, Bleve's scores to the bit (treescan.go;
-// seek.go jumps a term's postings to a part's first talk or a phrase's
-// next candidate; knownphrase.go finds the thesaurus's phrases once per
-// index); any other through its Bleve searcher.
-// Highlights are Bleve's html highlighter driven directly: the whole title,
-// the two best abstract fragments cut at word boundaries, only fragments
-// with a match. Related talks (related.go) are the best-scored talks of a
-// scan for the talk's distinctive terms (ties in talk order), ranked by the
-// cosine of their termvec vectors, the weighting overlap detection uses too.
+// A corpus of at most Options.OnePassMax talks is searched in one pass
+// that also collects the positions of the matched words (scan.Index.Located);
+// a larger one is scanned without positions (scan.Index.Matches), its
+// optional part rescored for the best talks only, and the page's matched
+// words located afterwards. Both paths multiply Bleve's score by the same
+// ranking.Factors.Of; the relevance collections run on both.
 //
 // # Engine
 //

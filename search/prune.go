@@ -3,7 +3,7 @@ package search
 import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/scan"
 )
 
@@ -26,7 +26,7 @@ import (
 
 // textFields are the analysed fields a query searches, in the order of
 // snapshot.inField's bits.
-var textFields = []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers, index.FieldTrackText, index.FieldRoomText}
+var textFields = ranking.FieldNames()
 
 // hasTerm says whether field has term in the index; without the
 // dictionary (inField nil), that it may.

@@ -22,6 +22,16 @@ var Fields = []FieldWeight{
 	{index.FieldRoomText, 1.5},
 }
 
+// FieldNames are the fields of Fields, in its order: the analysed fields a
+// query word is searched in.
+func FieldNames() []string {
+	out := make([]string, len(Fields))
+	for i, fw := range Fields {
+		out[i] = fw.Field
+	}
+	return out
+}
+
 // Weights of the alternatives of a word relative to the word as typed
 // (Literal).
 const (

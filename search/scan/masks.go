@@ -21,14 +21,8 @@ import (
 // scoring the same postings, and a scan applies the same factor as the
 // one-pass search.
 
-// coordFields are the fields a word's clause matches (wordClause).
-var coordFields = func() []string {
-	var out []string
-	for _, fw := range ranking.Fields {
-		out = append(out, fw.Field)
-	}
-	return out
-}()
+// coordFields are the fields a word's clause matches.
+var coordFields = ranking.FieldNames()
 
 // maxMaskClauses is the most clauses a mask holds.
 const maxMaskClauses = ranking.MaxClauses
