@@ -2,6 +2,10 @@ module github.com/talksearch/talksearch
 
 go 1.26.8
 
+// bleve/v2, zapx/v17 (the segment version Bleve writes),
+// scorch_segment_api/v2 and roaring/v2 move together: search/scan reads
+// their internals, and its TestFastPathTaken fails when an upgrade of one
+// without the others takes the fast path away.
 require (
 	github.com/RoaringBitmap/roaring/v2 v2.14.5
 	github.com/arran4/golang-ical v0.3.4
