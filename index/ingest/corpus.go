@@ -93,6 +93,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 	st := newStructured()
 	var read []fileTalks
 	for i, in := range inputs {
+		opt := in.options(opt)
 		fst := &r.PerFile[i]
 		*fst = FileStats{File: in.name, Kind: FileSkipped}
 		stats[in.name] = fst

@@ -17,6 +17,8 @@ type input struct {
 	skip bool // documentation beside the seeds (README, LICENSE, *.md): listed, not read
 	read func() ([]byte, error)
 	open func() (io.ReadCloser, error) // for streaming large JSON Lines
+	path string                        // on disk, cleaned ("" for an fs.FS or fetched bytes)
+	zone *time.Location                // the source's own zone (sources.go); nil: Options.TimeZone
 }
 
 // isDocumentation: the files that sit beside data in a folder and are no
@@ -94,7 +96,7 @@ func listPaths(paths []string) ([]input, []Warning, error) {
 		}
 		seen[p] = true
 		fullPaths = append(fullPaths, p)
-		inputs = append(inputs, input{size: info.Size(), read: func() ([]byte, error) { return os.ReadFile(p) },
+		inputs = append(inputs, input{path: p, size: info.Size(), read: func() ([]byte, error) { return os.ReadFile(p) },
 			open: func() (io.ReadCloser, error) { return os.Open(p) }})
 	}
 	for _, p := range paths {

@@ -7,8 +7,26 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"path/filepath"
 	"time"
 )
+
+// Source is one --seeds value: a file or a directory on disk, or the bytes
+// of a file fetched from elsewhere (a URL), each with its own zone where
+// several conferences are read together.
+type Source struct {
+	// Path is the file or directory on disk; for a fetched source, the
+	// name it is reported by (warnings, Talk.Sources): its URL.
+	Path string
+	// Fetched says Path is not on disk: Data are its bytes, or Err says
+	// why there are none (a whole-file warning, the other sources load).
+	Fetched bool
+	Data    []byte
+	Err     error
+	// Zone is the zone of this source's times that name none; nil:
+	// Options.TimeZone.
+	Zone *time.Location
+}
 
 // SourcesKey is the SHA-256 of everything LoadPaths(paths, opt) depends on
 // but the code: each file's name and bytes, the refusals met while listing
@@ -17,7 +35,12 @@ import (
 // files again. Code changes are the keeper's to notice (index.Sidecar keys
 // what it keeps by the program's build). The files are streamed, not held.
 func SourcesKey(paths []string, opt Options) (string, error) {
-	inputs, warns, err := listPaths(paths)
+	return KeySources(pathSources(paths), opt)
+}
+
+// KeySources is SourcesKey of sources, each source's own zone included.
+func KeySources(srcs []Source, opt Options) (string, error) {
+	inputs, warns, err := listSources(srcs)
 	if err != nil {
 		return "", err
 	}
@@ -33,7 +56,7 @@ func SourcesKey(paths []string, opt Options) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("read seed %s: %w", in.name, err)
 		}
-		k.file(in.name, n, fh)
+		k.file(in, n, fh)
 	}
 	return k.key(), nil
 }
@@ -42,7 +65,23 @@ func SourcesKey(paths []string, opt Options) (string, error) {
 // it parsed (each file is read once: a file changed meanwhile is keyed as
 // it was read).
 func LoadPathsKeyed(paths []string, opt Options) (*Corpus, string, error) {
-	inputs, warns, err := listPaths(paths)
+	return LoadSourcesKeyed(pathSources(paths), opt)
+}
+
+// LoadSources ingests sources as LoadPaths ingests paths, each read in its
+// own zone if it has one.
+func LoadSources(srcs []Source, opt Options) (*Corpus, error) {
+	inputs, warns, err := listSources(srcs)
+	if err != nil {
+		return nil, err
+	}
+	return load(inputs, opt, warns)
+}
+
+// LoadSourcesKeyed is LoadSources, also returning the KeySources of the
+// bytes it parsed.
+func LoadSourcesKeyed(srcs []Source, opt Options) (*Corpus, string, error) {
+	inputs, warns, err := listSources(srcs)
 	if err != nil {
 		return nil, "", err
 	}
@@ -71,13 +110,83 @@ func LoadPathsKeyed(paths []string, opt Options) (*Corpus, string, error) {
 			in.read = func() ([]byte, error) { return data, nil }
 			in.open = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 		}
-		k.file(in.name, in.size, fh)
+		k.file(*in, in.size, fh)
 	}
 	c, err := load(inputs, opt, warns)
 	if err != nil {
 		return nil, "", err
 	}
 	return c, k.key(), nil
+}
+
+func pathSources(paths []string) []Source {
+	srcs := make([]Source, len(paths))
+	for i, p := range paths {
+		srcs[i] = Source{Path: p}
+	}
+	return srcs
+}
+
+// listSources lists the inputs of sources: the files on disk as listPaths
+// lists them (names, links, documentation), then the fetched files under
+// their names. A file is read in the zone of the first source naming it.
+func listSources(srcs []Source) ([]input, []Warning, error) {
+	var paths []string
+	for _, s := range srcs {
+		if !s.Fetched {
+			paths = append(paths, s.Path)
+		}
+	}
+	var inputs []input
+	var warns []Warning
+	if len(paths) > 0 {
+		var err error
+		if inputs, warns, err = listPaths(paths); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i := range inputs {
+		inputs[i].zone = zoneOf(srcs, inputs[i].path)
+	}
+	seen := map[string]bool{}
+	for _, s := range srcs {
+		if !s.Fetched || seen[s.Path] {
+			continue
+		}
+		seen[s.Path] = true
+		if s.Err != nil {
+			warns = append(warns, Warning{File: s.Path, Msg: fmt.Sprintf("not fetched, and no earlier copy: %v", s.Err)})
+			continue
+		}
+		data := s.Data
+		inputs = append(inputs, input{name: s.Path, size: int64(len(data)), zone: s.Zone,
+			read: func() ([]byte, error) { return data, nil },
+			open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }})
+	}
+	return inputs, warns, nil
+}
+
+// zoneOf is the zone of the first source on disk that names the file at
+// path, itself or as its directory's.
+func zoneOf(srcs []Source, path string) *time.Location {
+	for _, s := range srcs {
+		if s.Fetched {
+			continue
+		}
+		if p := filepath.Clean(s.Path); p == path || p == filepath.Dir(path) {
+			return s.Zone
+		}
+	}
+	return nil
+}
+
+// options are the Options an input is read with: its source's zone, if it
+// has one, for times that name none.
+func (in input) options(opt Options) Options {
+	if in.zone != nil {
+		opt.TimeZone = in.zone
+	}
+	return opt
 }
 
 type sourcesHash struct{ h hash.Hash }
@@ -95,8 +204,13 @@ func newSourcesHash(warns []Warning, opt Options) sourcesHash {
 	return sourcesHash{h}
 }
 
-func (k sourcesHash) file(name string, size int64, content hash.Hash) {
-	fmt.Fprintf(k.h, "file %q %d %x\n", name, size, content.Sum(nil))
+func (k sourcesHash) file(in input, size int64, content hash.Hash) {
+	fmt.Fprintf(k.h, "file %q %d %x\n", in.name, size, content.Sum(nil))
+	if in.zone != nil {
+		// Only then: the key of sources without zones of their own is
+		// what it was before sources had them.
+		fmt.Fprintf(k.h, "file zone %q\n", in.zone.String())
+	}
 }
 
 func (k sourcesHash) key() string { return hex.EncodeToString(k.h.Sum(nil)) }

@@ -3,9 +3,11 @@ package ingest
 import (
 	"bytes"
 	"encoding/gob"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -211,5 +213,92 @@ func TestSourcesKey(t *testing.T) {
 	}
 	if key([]string{dir}, Options{}) == base {
 		t.Error("a renamed file kept the key (talks name their files)")
+	}
+}
+
+// floatingICS is a calendar whose one event's times name no zone.
+func floatingICS(uid, title string) []byte {
+	return []byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:" + uid +
+		"\r\nSUMMARY:" + title + "\r\nDTSTART:20250201T100000\r\nDTEND:20250201T103000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+}
+
+// TestSourceZones: each source is read in its own zone, the others in
+// Options.TimeZone; a fetched source is read from its bytes under its URL,
+// and one that could not be had is a whole-file warning.
+func TestSourceZones(t *testing.T) {
+	dir := t.TempDir()
+	camp := filepath.Join(dir, "camp.ics")
+	folder := filepath.Join(dir, "meetup")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range map[string][]byte{
+		camp:                                floatingICS("c1", "Tents and routers"),
+		filepath.Join(folder, "meetup.ics"): floatingICS("m1", "Soldering at dawn"),
+		filepath.Join(dir, "plain.ics"):     floatingICS("p1", "Plain times"),
+	} {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zone := func(name string) *time.Location {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			t.Skipf("no tzdata for %s: %v", name, err)
+		}
+		return loc
+	}
+	berlin, tokyo, lima := zone("Europe/Berlin"), zone("Asia/Tokyo"), zone("America/Lima")
+	srcs := []Source{
+		{Path: camp, Zone: berlin},
+		{Path: folder, Zone: tokyo},
+		{Path: filepath.Join(dir, "plain.ics")},
+		{Path: "https://example.invalid/remote.ics", Fetched: true, Data: floatingICS("r1", "Fetched far away"), Zone: lima},
+		{Path: "https://example.invalid/gone.ics", Fetched: true, Err: errors.New("HTTP 500")},
+	}
+	c, key, err := LoadSourcesKeyed(srcs, Options{TimeZone: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"Tents and routers": "2025-02-01T10:00:00+01:00 Europe/Berlin",
+		"Soldering at dawn": "2025-02-01T10:00:00+09:00 Asia/Tokyo",
+		"Plain times":       "2025-02-01T10:00:00Z UTC",
+		"Fetched far away":  "2025-02-01T10:00:00-05:00 America/Lima",
+	}
+	if len(c.Talks) != len(want) {
+		t.Fatalf("%d talks, want %d", len(c.Talks), len(want))
+	}
+	for _, tk := range c.Talks {
+		if tk.Start == nil {
+			t.Fatalf("%q unscheduled", tk.Title)
+		}
+		if got := tk.Start.Format(time.RFC3339) + " " + tk.Start.Location().String(); got != want[tk.Title] {
+			t.Errorf("%q starts %s, want %s", tk.Title, got, want[tk.Title])
+		}
+		if tk.Title == "Fetched far away" && (len(tk.Sources) != 1 || tk.Sources[0] != "https://example.invalid/remote.ics") {
+			t.Errorf("fetched talk's sources %v", tk.Sources)
+		}
+	}
+	gone := false
+	for _, w := range c.Report.Warnings {
+		if w.File == "https://example.invalid/gone.ics" && w.Line == 0 && strings.Contains(w.Msg, "HTTP 500") {
+			gone = true
+		}
+	}
+	if !gone {
+		t.Errorf("no whole-file warning for the source not fetched: %v", c.Report.Warnings)
+	}
+	if k, err := KeySources(srcs, Options{TimeZone: time.UTC}); err != nil || k != key {
+		t.Errorf("KeySources %s %v, LoadSourcesKeyed %s", k, err, key)
+	}
+	srcs[0].Zone = tokyo
+	if k, _ := KeySources(srcs, Options{TimeZone: time.UTC}); k == key {
+		t.Error("a source's zone does not change the key")
+	}
+	// Without zones of their own, sources key as paths did.
+	p, _ := SourcesKey([]string{camp}, Options{})
+	if k, _ := KeySources([]Source{{Path: camp}}, Options{}); k != p {
+		t.Error("KeySources of plain paths is not SourcesKey")
 	}
 }
