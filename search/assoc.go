@@ -52,10 +52,9 @@ const (
 var assocMinTalksMined = 500
 
 // assocMaxTalksMined is the most talks mined: mining reads every title and
-// abstract again (2.2 CPU-s and 211 MB allocated on the FOSDEM archive's
-// 11,262 talks, growing with the corpus), which a 100,000-talk corpus would
-// pay in every build and reload for a gain measured at a few thousandths
-// of nDCG; above it a query gets no associations.
+// abstract again, at a cost that grows with the corpus, which a
+// 100,000-talk corpus would pay in every build and reload for a barely
+// measurable gain in ranking; above it a query gets no associations.
 const assocMaxTalksMined = 20_000
 
 // assocTerms is how many associated terms join a query (a variable so the
@@ -124,9 +123,8 @@ type keptAssoc struct {
 
 // assocIndexOf returns the associations of the talks, read from sc when a
 // start on the same index kept them, else mined and kept there: mining
-// reads every talk's text again (about 2 CPU-s on the 12,262 talks of the
-// FOSDEM archive), a restart should not. Nil below assocMinTalksMined
-// and above assocMaxTalksMined.
+// reads every talk's text again, which a restart should not. Nil below
+// assocMinTalksMined and above assocMaxTalksMined.
 func (s *snapshot) assocIndexOf(talks []index.Talk, sc *index.Sidecar) *assocIndex {
 	if len(talks) < assocMinTalksMined || len(talks) > assocMaxTalksMined {
 		return nil

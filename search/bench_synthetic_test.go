@@ -15,8 +15,7 @@ import (
 
 // syntheticSize is the corpus of the *Synthetic benchmarks: index.Synthetic
 // talks (seeded, with the seeds' vocabulary and facet shapes). Building the
-// engine over 100k talks takes a minute on two cores, so these benchmarks
-// skip under -short.
+// engine over 100k talks is slow, so these benchmarks skip under -short.
 //
 //	go test ./search -run '^$' -bench Synthetic -benchtime 200x
 //	go test ./search -run '^$' -bench Synthetic -synthetic 20000

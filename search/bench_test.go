@@ -137,9 +137,8 @@ func BenchmarkNew(b *testing.B) {
 
 // BenchmarkFacets times counting facets whose counts ignore their own
 // selection, for a query with a track selected, in Go over the matching
-// talks. (Bleve facet requests, one search per selected facet, cost a
-// multiple of it and were dropped; the index keeps no facet fields since
-// mapping version 5.)
+// talks. (Bleve facet requests would take one search per selected facet;
+// the index keeps no facet fields.)
 func BenchmarkFacets(b *testing.B) {
 	e, _ := seedEngine(b)
 	benchFacets(b, e, "training", []string{"Training Systems"})

@@ -80,7 +80,7 @@ const entryOverhead = 128
 
 // resultSlot is the share of the results cache one result takes at least:
 // CacheSize results of up to this size fit, larger ones (a page of 100
-// hits with highlights is 150 KiB) take as many slots as they weigh, so
+// hits with highlights weighs several) take as many slots as they weigh, so
 // that the cache is bounded in bytes too, whatever the clients ask.
 const resultSlot = 16 << 10
 

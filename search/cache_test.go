@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// hostileQuery is a query of random non-words up to n characters, as the
-// attack of issue 16 sent them.
+// hostileQuery is a query of random non-words up to n characters, as
+// hostile clients send them: new every time, up to the length bound.
 func hostileQuery(r *rand.Rand, n int) string {
 	var b strings.Builder
 	for b.Len() < n-12 {
@@ -22,10 +22,10 @@ func hostileQuery(r *rand.Rand, n int) string {
 	return b.String()
 }
 
-// TestQueryAnalysisCacheIsBounded: issue 16, the analysis of distinct
-// query text was kept up to 100,000 entries per index whatever their size
-// (a sync.Map): 400-character queries grew RSS past 250 MiB. Now it is
-// bounded in bytes, evicts, and starts empty with every generation.
+// TestQueryAnalysisCacheIsBounded: distinct query text, which a client can
+// send without end, must not grow the cache of its analysis and with it
+// the server's RSS: the cache is bounded in bytes, evicts, and starts
+// empty with every generation.
 func TestQueryAnalysisCacheIsBounded(t *testing.T) {
 	_, c := seedEngine(t)
 	e := freshSeedEngine(t)

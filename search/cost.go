@@ -47,12 +47,12 @@ const (
 // and the clauses of the first maxWordClauses words are always built,
 // each bounded by its own count. The optional parts then get what is
 // left, in this order: the words beyond maxWordClauses (left out beyond
-// it), the proximity phrases, the phrases matched as their words. The judged queries spend at most 34 on the
-// seeds and 44 on FOSDEM; a 400-character query of corpus words spent
-// up to 200 (BenchmarkHostile/words). 48 rather than 64 leaves those
-// judged queries room and takes a quarter of the Bleve work out of the
-// hostile ones, the costliest queries there are. A variable, so that a
-// test can compare plans without it.
+// it), the proximity phrases, the phrases matched as their words. 48
+// leaves the judged queries of the seeds and FOSDEM room, while a
+// 400-character query of corpus words (BenchmarkHostile/words), the
+// costliest query there is, would build several times as many; a bound
+// of 64 would leave those hostile queries more Bleve work for no judged
+// query's gain. A variable, so that a test can compare plans without it.
 var maxSearchers = 48
 
 // budget counts a query's expensive parts as compile spends them, and

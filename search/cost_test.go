@@ -42,9 +42,10 @@ func TestJudgedQueriesFitTheSearcherBudget(t *testing.T) {
 }
 
 // TestSearcherBudgetLeavesOutWordsAndSaysSo: a 400-character query of
-// corpus words built up to 200 term searchers (BenchmarkHostile/words); now
-// at most maxSearchers. The note names the words left out, which the query
-// then does not search, and every other word is searched. The budget is
+// corpus words (BenchmarkHostile/words) would build several times
+// maxSearchers term searchers; it builds at most maxSearchers. The note
+// names the words left out, which the query then does not search, and
+// every other word is searched. The budget is
 // lowered to 32 so that the words of one field each (as most of the
 // seeds' words are) overrun it too.
 func TestSearcherBudgetLeavesOutWordsAndSaysSo(t *testing.T) {

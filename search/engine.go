@@ -318,8 +318,8 @@ type snapshot struct {
 	values map[string][]string // facet name → its known values, sorted
 	// facets are each talk's facet values by document number (layOut),
 	// as 1 + their index in values, 0 for none: a facet count reads them
-	// for every match, and read from the docs they were a cache miss per
-	// match (a tenth of a FOSDEM search).
+	// for every match, and read from the docs they would be a cache miss
+	// per match.
 	facets [][nFacets]int32
 	// conferenceNames are the names of the conference ids.
 	conferenceNames map[string]string
@@ -465,8 +465,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 // numbers their facet values (snapshot.facets). A scan visits its matches
 // in that order, and so does the facet count after it;
 // docs allocated one by one lie in the order of the corpus, which Bleve's
-// numbering shuffles, and a doc read at random was a cache miss per match:
-// a fifth of a search of 100k talks.
+// numbering shuffles, and a doc read at random is a cache miss per match.
 //
 // Every talk must have a document number: a browse lists the talks by
 // their numbers.

@@ -121,9 +121,9 @@ func TestSearchBreaksRankLow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Below the talks about Monarch; since coordination weighs words by
-	// rarity, no longer below async-rl, which names Monarch once in
-	// passing while the break has the rare "granola".
+	// Below the talks about Monarch, but not below async-rl: coordination
+	// weighs words by rarity, and async-rl names Monarch once in passing
+	// while the break has the rare "granola".
 	ids := hitIDs(r)
 	if len(ids) != 4 || ids[0] == "coffee-1" || ids[1] == "coffee-1" {
 		t.Errorf("break not below the Monarch talks: %v", ids)

@@ -130,8 +130,9 @@ func (fc *facetCounter) add(m *match) bool {
 }
 
 // addAll counts the talks of ms for a counter that selects nothing, where
-// every match is a result: add without the selections, each facet named
-// (2.5× faster than add for `pytorch`'s 80,000 matches at 100k talks).
+// every match is a result: add without the selections, each facet named,
+// so that a query matching most of a large corpus pays no selection test
+// and no loop over the facets per match.
 func (fc *facetCounter) addAll(ms []match) {
 	// A facet more or less than the seven named below fails to compile.
 	const _ = uint(nFacets-7) + uint(7-nFacets)

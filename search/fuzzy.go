@@ -6,20 +6,17 @@ import (
 )
 
 // Typo corrections compare the typed word with every vocabulary word of a
-// near length (correctWithin). On the FOSDEM archive's vocabulary that
-// scan cost 6–9 ms of CPU per unknown word, most of a typo query
-// (BenchmarkSearchFOSDEMEach), nearly all of it edit distances of words
-// that share few letters with the typo. A signature of the letters each
-// word has (one bit per letter) bounds the distance from below for the
-// price of two popcounts, so the table is filled for the few words that
-// may be close. (An FST of the vocabulary searched with vellum's
-// Levenshtein automaton was tried: 1.0 ms per word on FOSDEM, but 0.6 ms
-// on the seeds' vocabulary where the scan takes 0.16, building the
-// automaton being most of it.) The scan measures a word exactly only while
+// near length (correctWithin). On a large vocabulary nearly all of that
+// scan would be edit distances of words that share few letters with the
+// typo. A signature of the letters each word has (one bit per letter)
+// bounds the distance from below for the price of two popcounts, so the
+// table is filled for the few words that may be close. (An FST of the
+// vocabulary searched with vellum's Levenshtein automaton is slower than
+// this scan, and on a small vocabulary building the automaton alone costs
+// more than the scan.) The scan measures a word exactly only while
 // it may be within the limit and no further than the closest so far, and
-// reads each word's runes and signature from slices (lengthTable): per
-// misspelling on FOSDEM, "aprallel" 3.1 ms → 0.29, "monrach" 350 → 41 µs,
-// "speculativ" 296 → 54 µs; on the seeds 25–106 → 8–26 µs.
+// reads each word's runes and signature from slices (lengthTable), so that
+// a word that cannot be close costs a few loads and two popcounts.
 
 // letterSig is the set of w's letters, one bit each: a–z their own, other
 // letters and digits folded onto the upper bits. Folding only weakens the
@@ -47,7 +44,8 @@ func sigDistance(a, b uint64) int {
 // lengthTable is a vocabulary's byLen words with what the scan reads of
 // each, side by side: its runes and its letter signature. Built on the
 // first correction, so a restart or a corpus without typos never pays for
-// it. Reading them from maps by word cost a third of a scan.
+// it. Read from maps by word, they would cost the scan a hash lookup per
+// word, more than the bound it computes.
 type lengthTable struct {
 	once  sync.Once
 	byLen map[int]*sameLength

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// scanCorrections is what correctWithin returned before the signatures:
+// scanCorrections is correctWithin without the signatures:
 // every vocabulary word of a near length compared with editRows, the
 // closest kept, most used first. The filtered scan must give the same
 // answers.

@@ -13,8 +13,8 @@ import (
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
-// hostileGen makes the queries of the attack of issue 16: each up to the
-// 400-character bound and new every time. Real words come from the seeds'
+// hostileGen makes hostile clients' queries: each up to the 400-character
+// bound and new every time. Real words come from the seeds'
 // titles as written, punctuation included ("cross-compilation", "talk:"),
 // so misspelt and dotted ones split the way the analyzer splits them.
 type hostileGen struct {

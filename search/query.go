@@ -282,8 +282,8 @@ func (s *snapshot) compile(p syntax.Query) plan {
 // and so are exclusions, the track and room names, the nesting and the
 // conjunctions: the page's talks match the query already, and what is
 // wanted of them is every matched word's position. Phrase searchers read
-// the positions of every talk they pass, and advancing the whole query
-// to the page was a fifth of a FOSDEM search.
+// the positions of every talk they pass, so advancing the whole query
+// to the page would read positions at talks the page does not show.
 func locator(must, should, proximity []query.Query) query.Query {
 	var leaves []query.Query
 	seen := map[string]bool{}

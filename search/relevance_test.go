@@ -241,7 +241,7 @@ func baselineRanker(t testing.TB, talks []index.Talk) ranker {
 }
 
 // ndcgFloor is the mean nDCG@10 the engine must keep on the dev set: what
-// it scores (0.977, the README's figure) less a hair, so a change that
+// it scores (the README's figure) less a hair, so a change that
 // costs ranking quality fails here rather than going unnoticed.
 const ndcgFloor = 0.97
 
@@ -259,7 +259,7 @@ func TestRelevanceDevSet(t *testing.T) {
 	}
 }
 
-// TestRelatedMonarch pins the known answer on the seeds: the two
+// TestRelatedMonarch pins a known answer on the seeds: the two
 // Monarch talks are each other's first related talk, and the talk whose
 // system is built on Monarch actors (abstract-only, about asynchronous RL
 // data sharing) is in the top 3 of both.

@@ -78,8 +78,8 @@ func surfaceWords(text string) []string {
 // eachSurfaceWord calls fn with each of surfaceWords(text) in turn: the
 // runs of letters and digits of strings.ToLower(text), without lower-casing
 // the whole text first. A word already in lower case is a substring of
-// text, not a copy: lower-casing every text and splitting it allocated
-// 900 MB for the vocabulary of 100k talks, most of the 2.2 s it took. A
+// text, not a copy: lower-casing every text before splitting it would
+// copy the whole corpus's text once more to build its vocabulary. A
 // rune is part of a word when its lower case is a letter or a digit, as in
 // the lower-cased text; strings.ToLower maps rune by rune, so a word's
 // lower case is the lower-cased text's word.

@@ -19,8 +19,8 @@ import (
 // "end-to-end": letters or digits joined by single hyphens), its joined
 // form → the hyphenated one ("pretraining" → "pre-training"). It walks
 // out from each hyphen rather than running a regular expression over
-// the whole text: that took 5 of the 8 CPU-seconds of the vocabulary of
-// 100,000 talks.
+// the whole text, which would cost more than the rest of building a large
+// corpus's vocabulary.
 func (v *vocabulary) addHyphenated(text string) {
 	if strings.IndexByte(text, '-') < 0 {
 		return

@@ -12,7 +12,7 @@ import (
 // matched word, pushed back from the end and centred on the matches), in
 // time bounded by the fragment size. Bleve's counts the runes from the
 // previous match to each new one in full and decodes ASCII a rune at a
-// time; fragmenting was a sixth of an ordinary search on the seeds.
+// time, work that grows with the text rather than the fragment.
 // TestRuneFragmenterIsBlevesSimpleFragmenter holds the two to the same
 // fragments, invalid UTF-8 and U+FFFD (where Bleve's gives up on a
 // window) included.
@@ -139,8 +139,8 @@ func runeBefore(b []byte, i int) (int, bool) {
 }
 
 // asciiRun is the length of the ASCII bytes b starts with: as many runes.
-// Eight bytes are checked at a time (an abstract is mostly ASCII, and this
-// walk was a twentieth of a search on the seeds).
+// Eight bytes are checked at a time: an abstract is mostly ASCII, and this
+// walk runs for every fragment of every hit a page highlights.
 func asciiRun(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {

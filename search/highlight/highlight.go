@@ -45,8 +45,8 @@ var (
 // markFormatter writes a fragment as Bleve's html formatter does (its
 // text escaped by html.EscapeString, each matched word in MarkOpen and
 // MarkClose), into one builder: Bleve's adds to a string four times per
-// matched word, which copies the fragment so far each time, and a long
-// query's highlighting allocated a third of its search's memory there.
+// matched word, which copies the fragment so far each time, so that a long
+// query's highlighting copies each fragment over and over.
 type markFormatter struct{}
 
 func (markFormatter) Format(f *bhighlight.Fragment, ordered bhighlight.TermLocations) string {
@@ -77,8 +77,7 @@ func writeMarked(b *strings.Builder, f *bhighlight.Fragment, ordered bhighlight.
 
 // htmlEscaper escapes the five characters html.EscapeString escapes, as it
 // escapes them, writing into the fragment's builder rather than returning
-// a string (a copy of each piece of every fragment, and a fifth of the
-// highlighter's allocations).
+// a string (a copy of each piece of every fragment).
 var htmlEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
 
 // writeEscaped writes text to b, escaped as html.EscapeString escapes it.
@@ -163,9 +162,8 @@ func Talk(h *bsearch.DocumentMatch, t *index.Talk) Fragments {
 	hl := Fragments{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
 	var words matchedWords
 	// A field without matched words has no fragment to keep (marked):
-	// it is not fragmented and formatted for nothing (a seventh of the
-	// highlighting of the seeds' bench mix, title-only and abstract-only
-	// matches).
+	// it is not fragmented and formatted for nothing (common: many
+	// matches are title-only or abstract-only).
 	if ot := words.of(h, index.FieldTitle); len(ot) > 0 {
 		hl.Title = marked(bestFragments(textBytes(t.Title), ot, titleFragmenter, 1))
 	}
@@ -234,8 +232,8 @@ func distinctTerms(ordered bhighlight.TermLocations, f *bhighlight.Fragment) flo
 
 // textBytes is the bytes of a talk's text without a copy: the highlighter
 // only reads its field's value (the fragmenter walks it, the formatter
-// copies the fragments out), and an abstract copied for each hit was a
-// tenth of what a hostile query allocated.
+// copies the fragments out), and copying the abstract for each hit would
+// allocate text that is only read.
 func textBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // marked keeps the fragments that contain a match: the highlighter returns

@@ -52,7 +52,7 @@ func TestSeedPairsFlagged(t *testing.T) {
 		{"Monarch lightning talk and Monarch on AMD", "Monarch: An API", "Bringing PyTorch Monarch to AMD", 5, []string{"Monarch"}},
 		{"Monarch on AMD and the async RL store on Monarch actors", "Bringing PyTorch Monarch to AMD", "Asynchronous Reinforcement Learning (AsyncRL)", 8, []string{"Monarch", "actors"}},
 		{"MoE inference on Blackwell and DualPipe from scratch", "Optimizing Large MoE Inference on NVIDIA Blackwell", "DualPipe from Scratch", 25, []string{"DualPipe", "DeepSeek", "MoE"}},
-		// 36 with the index's terms alone (C++ is now the index's term cpp,
+		// 36 with the index's terms alone (C++ is the index's term cpp,
 		// which lifts the two torch.compile talks' pair above it); the
 		// generic-term discount brings it back to 31.
 		{"CUDA Graph capture and the C++ wrapper", "Modern GPUs are fast enough that CPU kernel launch overhead", "Accelerating PyTorch Models With Torch.compile's C++ Wrapper", 31, []string{"CPU", "overhead", "CUDA Graph"}},

@@ -56,7 +56,7 @@ func TestDetectExampleSubmissions(t *testing.T) {
 		{"s01", "s02", KindDuplicate, 1},
 		{"s01", "s03", KindNearDuplicate, 0.972},
 		{"s02", "s03", KindNearDuplicate, 0.972},
-		// 0.39 before C++ was a term (cpp, as in the index): only s06 says it.
+		// C++ is a term (cpp, as in the index) that only s06 says.
 		{"s05", "s06", KindTopical, 0.358},
 		{"s01", "s04", KindTopical, 0.181},
 		{"s02", "s04", KindTopical, 0.181},

@@ -22,10 +22,10 @@ type similarIndex struct {
 }
 
 // keepViews says whether a report keeps what Report.Talk needs (the
-// detector's vectors: 28 MiB more than a report without them for 12k
-// talks, see keepDetector). Only the report at the
-// default thresholds does, so a server asked for many thresholds keeps one
-// detector per corpus, not one per threshold.
+// detector's vectors, memory that a report without them does not hold,
+// see keepDetector). Only the report at the default thresholds does, so a
+// server asked for many thresholds keeps one detector per corpus, not one
+// per threshold.
 func keepViews(opts Options) bool {
 	return (opts.Min <= 0 || opts.Min == DefaultMin) && (opts.ClashMin <= 0 || opts.ClashMin == DefaultClashMin)
 }

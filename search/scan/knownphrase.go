@@ -10,10 +10,10 @@ import (
 
 // A query word with a synonym of several words (`LLMs`: "large language
 // models") searches that synonym as a phrase in every field, and at 100k
-// talks a phrase of common words was half of such a search: its terms'
-// positions read at every talk with all of them, walking the postings of
-// "model" in 70,000 abstracts. The thesaurus's phrases are known when an
-// index is opened, so a large corpus reads each of them once
+// talks a phrase of common words is the costly part of such a search: its
+// terms' positions are read at every talk with all of them, walking the
+// postings of "model" in 70,000 abstracts. The thesaurus's phrases are
+// known when an index is opened, so a large corpus reads each of them once
 // (KnowPhrases): the talks with it and its terms' frequencies and field
 // lengths there, all that scores a phrase. A tree scan then scores such a
 // phrase from those, as it would from the postings.

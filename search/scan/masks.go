@@ -12,10 +12,10 @@ import (
 )
 
 // A scan reads no word positions, so it cannot tell from a match which of
-// the query's clauses it matched, and soft coordination (softCoord) was
-// left to Bleve's unweighted factor there: above Options.OnePassMax talks
-// a talk with the query's vague words ranked with one that has its rare
-// ones (FOSDEM 2024+2025 scanned: nDCG@10 0.833 → 0.768). clauseMasks
+// the query's clauses it matched, and soft coordination (softCoord) would
+// be left to Bleve's unweighted factor there: above Options.OnePassMax
+// talks a talk with the query's vague words would rank with one that has
+// its rare ones, a clear loss of ranking quality. clauseMasks
 // reads the documents of each clause's terms from the term dictionaries
 // instead, without frequencies or positions, which costs a fraction of
 // scoring the same postings, and a scan applies the same factor as the

@@ -19,12 +19,13 @@ import (
 // without the map of maps of locations that Bleve's builds for every
 // candidate to check it: the same conjunction of the phrase's terms, scored
 // the same, the phrase checked on the candidate's term locations as they
-// come (phrasePaths). At 100k talks a phrase of common words ("distributed
-// training", torch.compile) has tens of thousands of candidates, and those
-// maps were two fifths of its search. Asked for term vectors (a one-pass
-// search, a scan locating its page), a match keeps the phrase's locations
-// as Bleve's does; a scan's keep none. TestTextPhraseIsBlevesPhrase holds
-// the matches, scores and locations to Bleve's.
+// come (phrasePaths). In a large corpus a phrase of common words
+// ("distributed training", torch.compile) has tens of thousands of
+// candidates, and a map of maps for each is work the check does not need.
+// Asked for term vectors (a one-pass search, a scan locating its page), a
+// match keeps the phrase's locations as Bleve's does; a scan's keep none.
+// TestTextPhraseIsBlevesPhrase holds the matches, scores and locations to
+// Bleve's.
 type Phrase struct{ *query.MultiPhraseQuery }
 
 // MultiPhrase is the Bleve phrase of q, a phrase of either kind.
@@ -98,10 +99,10 @@ type phraseTalksKey struct{}
 
 // withPhraseTalks is ctx telling the phrase searchers made with it to look
 // at the talks of nums (sorted) only. Locating a page's matched words and
-// rescoring a window advance a query's searcher to a few talks, and a
-// phrase searcher advanced to a talk went on to the next talk with the
-// phrase, reading the positions of every talk with its words on the way:
-// half of locating the page of a 100k query with a phrase. Restricted, the
+// rescoring a window advance a query's searcher to a few talks, and an
+// unrestricted phrase searcher advanced to a talk goes on to the next talk
+// with the phrase, reading the positions of every talk with its words on
+// the way, though only the few talks it stops at need them. Restricted, the
 // phrase matches the same at each of those talks, so a searcher advanced
 // to them finds the same matches, locations and scores.
 func withPhraseTalks(ctx context.Context, nums []uint64) context.Context {

@@ -12,18 +12,18 @@ import (
 
 // A scan of a large corpus scores every match of a query's required part
 // only (its words, phrases and fields), and the optional part (common
-// words, proximity phrases, associated terms) only for the best
-// best talks of a request (ranking.RescoreWindow): the optional part, advanced by
-// Bleve to every match of the required one, was a third of a FOSDEM scan and
-// most of its slowest queries (`open source ai licensing`: 2.6 → 0.4 ms of
-// scan). The optional part only adds to a score, so a talk of the window
-// ends up at least as high as every talk outside it: the page, inside the
-// window, is ranked by the whole query's scores, and a talk outside the
-// window that the optional part would have lifted onto the page is what
-// this gives up (TestRescoreKeepsTheJudgedPages). Totals and facets are
-// the required part's matches, which are the whole query's.
+// words, proximity phrases, associated terms) only for the best talks of a
+// request (ranking.RescoreWindow): the optional part, advanced by Bleve to
+// every match of the required one, would score thousands of talks that no
+// page shows, and it is what makes a long query's scan slow (`open source
+// ai licensing`). The optional part only adds to a score, so a talk of the
+// window ends up at least as high as every talk outside it: the page,
+// inside the window, is ranked by the whole query's scores, and a talk
+// outside the window that the optional part would have lifted onto the
+// page is what this gives up (TestRescoreKeepsTheJudgedPages). Totals and
+// facets are the required part's matches, which are the whole query's.
 
-// rescore gives the talks of window, a part of all, the whole query's
+// Rescore gives the talks of window, a part of all, the whole query's
 // scores, where a scan of the required part (of squared weight
 // requiredWeight, Index.matches) scored all of them: every score is
 // brought to the whole query's query norm, and the window's get the

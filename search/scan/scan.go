@@ -248,7 +248,7 @@ func (sc *Index) buffer() []Match {
 	return nil
 }
 
-// recycle keeps ms, which its user no longer reads, for a later scan.
+// Recycle keeps ms, which its user no longer reads, for a later scan.
 func (sc *Index) Recycle(ms []Match) {
 	if ms == nil {
 		return
@@ -256,8 +256,8 @@ func (sc *Index) Recycle(ms []Match) {
 	// No stale pointers to docs kept alive. A buffer's users only append
 	// to it and reorder or filter in place, so nothing was written past
 	// its length: a buffer grown by the longest query of a 100k corpus has
-	// room for tens of thousands of matches, and clearing all of them after
-	// every search was 6 % of its CPU.
+	// room for tens of thousands of matches, and clearing all of them would
+	// make every later search pay for that longest one.
 	clear(ms)
 	ms = ms[:0]
 	sc.partBufs.Put(&ms)
@@ -281,19 +281,20 @@ func (sc *Index) scoringContext(ctx context.Context) context.Context {
 		bsearch.GetScoringModelCallbackFn(func() string { return sc.scoring }))
 }
 
-// locate sets the hit of each match of page: q's match of that talk with
-// the positions of the matched words, for highlights. One searcher of q
-// that records positions advances from talk to talk of the page in
-// document order, scoring and collecting none of the talks between them:
-// a Bleve search of the page's ids AND q cost a third of the scan itself,
-// most of it collecting and the conjunction with the ids. (zap still walks
-// each term's postings up to the page's talks, skipping the frequencies
-// and positions in the target's chunk, which for a term of fewer than
-// 1,024 talks is the whole list: locating costs about a read of its terms.)
+// Locate sets the hit of each match of page: q's match of that talk with
+// the positions of the matched words, for highlights. It costs about a
+// read of q's terms up to the page's last talk, not a search.
 func (sc *Index) Locate(ctx context.Context, q query.Query, page []Match) error {
 	if len(page) == 0 {
 		return nil
 	}
+	// One searcher of q that records positions advances from talk to talk
+	// of the page in document order, scoring and collecting none of the
+	// talks between them, where a Bleve search of the page's ids AND q
+	// would collect every match and intersect it with the ids. (zap still
+	// walks each term's postings up to the page's talks, skipping the
+	// frequencies and positions in the target's chunk, which for a term of
+	// fewer than 1,024 talks is the whole list.)
 	ctx = withPhraseTalks(sc.scoringContext(ctx), docNumbers(page))
 	searcher, err := sc.seekingSearcher(ctx, q, bsearch.SearcherOptions{IncludeTermVectors: true})
 	if err != nil {
@@ -382,9 +383,9 @@ const maxPooledMatches = 64
 // its score (Bleve's times the factor of the clauses its matched words
 // are in: ranking.Factors.Of) and its hit with the positions of the
 // matched words, in document order. This is the one pass of a small
-// corpus: a Bleve search of as many hits as talks did the same, and most
-// of its cost was its collector (a heap of every hit, each hit's external
-// id read from the index).
+// corpus: what a Bleve search of as many hits as talks gives, without its
+// collector (a heap of every hit, each hit's external id read from the
+// index).
 func (sc *Index) Located(ctx context.Context, q query.Query, clauses []ranking.Clause, keep func(n uint64) bool) ([]Match, error) {
 	f := ranking.NewFactors(clauses)
 	ctx = sc.scoringContext(ctx)

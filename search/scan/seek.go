@@ -14,13 +14,12 @@ import (
 // zap's PostingsIterator.Advance walks its postings bitmap one document at
 // a time to the target, counting the postings of the target's chunk of
 // frequencies so that it can skip them in that chunk. A tree scan's second
-// part advanced each term from the first document to its own first, a
-// sixth of the scan of `pytorch` at 100k (and most of the part's lag
-// behind the first), and a phrase's terms walk from candidate to
-// candidate. seek jumps the bitmap to the start of the target's chunk
-// first: the first posting there is the first of its chunk, which is
-// where zap's own walk would have started counting, so Advance from there
-// reads the same frequencies, norms and locations.
+// part advances each term from the first document to its own first, a
+// walk that would leave that part far behind the first, and a phrase's
+// terms walk from candidate to candidate. seek jumps the bitmap to the
+// start of the target's chunk first: the first posting there is the first
+// of its chunk, which is where zap's own walk would have started counting,
+// so Advance from there reads the same frequencies, norms and locations.
 
 // zapChunkMode is the chunk mode whose chunk size postingsChunk knows:
 // zapx's DefaultChunkMode, in every segment Bleve writes today.

@@ -20,10 +20,10 @@ import (
 )
 
 // A scan of a large corpus reads every match of its query, and Bleve's
-// searchers spent most of that passing each match up a tree of
-// searchers: a pooled match per term and level, the disjunctions'
-// merges, a scorer call apiece (100k talks, `pytorch`: 80,000 matches,
-// three fifths of the scan above the postings). A query made of
+// searchers pass each match up a tree of searchers: a pooled match per
+// term and level, the disjunctions' merges, a scorer call apiece, which
+// for a query matching most of the corpus (`pytorch`) costs more than
+// reading the postings themselves. A query made of
 // conjunctions, disjunctions, terms and phrases is evaluated here a term
 // at a time instead: each term's postings are read straight from the
 // index's one segment and added into a score per document, and each
@@ -557,8 +557,8 @@ const maxFieldLength = 1 << 14
 
 // fieldLength is 1/(norm×norm) of p's norm, the field's length as
 // TermQueryScorer reads it back. zap keeps the length in tokens and its
-// Norm takes a square root and a division of it per posting, a third of
-// scoring one; a field has few lengths, so e computes each once, from
+// Norm takes a square root and a division of it per posting, a large part
+// of scoring one; a field has few lengths, so e computes each once, from
 // zap's Norm of the first posting of that length.
 func (e *treeEval) fieldLength(p segment.Posting) float64 {
 	zp, ok := p.(*zap.Posting)

@@ -410,7 +410,8 @@ func countUpper(s string) int {
 // words run together: FlexAttention, TorchTitan. Names with an acronym
 // inside (TorchJD, vLLM) or a plural acronym (ViTs) are left out: their
 // split would not be what a reader types. (A hand-written scan: the
-// equivalent regexp was most of the cost of NewThesaurus on a large corpus.)
+// equivalent regexp over every text of a large corpus would cost more than
+// the rest of NewThesaurus.)
 func camelNames(text string) []string {
 	var names []string
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
