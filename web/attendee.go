@@ -84,13 +84,23 @@ func (s *server) parseAt(v url.Values) (time.Time, error) {
 	}
 	for _, cand := range []string{a, strings.ReplaceAll(a, " ", "+")} {
 		if t, err := time.Parse(time.RFC3339, cand); err == nil {
-			return t, nil
+			return inRange(t, a)
 		}
 	}
 	if t, err := time.ParseInLocation("2006-01-02T15:04", a, s.opts.Location); err == nil {
-		return t, nil
+		return inRange(t, a)
 	}
 	return time.Time{}, invalidf("at must be an RFC 3339 time such as 2026-04-08T14:00:00+02:00, not %.40q", a)
+}
+
+// inRange refuses an instant whose year, in some zone, leaves the years
+// RFC 3339 can write (0000-9999): the answer shows it in the site's and
+// the talks' zones, and encoding a year past 9999 fails.
+func inRange(t time.Time, a string) (time.Time, error) {
+	if y := t.UTC().Year(); y < 1 || y > 9998 {
+		return time.Time{}, invalidf("at %.40q is out of range: a year from 0001 to 9998", a)
+	}
+	return t, nil
 }
 
 // atKey names an instant to the minute for the response cache: now and
