@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +16,12 @@ import (
 
 // pretalxAPI reads a page of the pretalx REST API, /api/events/<event>/
 // submissions/ or /talks/: {"count", "next", "previous", "results": [object]}.
+// Versions and queries answer differently: submission_type, track, rooms
+// and speakers come as ids or codes, as expanded objects ({"id": 19,
+// "name": {"en": …}} with ?expand=), as {language: text} objects or as
+// plain strings; a submission has "slots" (current) or "slot" (older).
+// Every field is decoded on its own, so a shape no version wrote costs
+// that field with a warning, never the submission or the page.
 type pretalxAPI struct{}
 
 func (pretalxAPI) Name() string { return "pretalx" }
@@ -23,26 +30,38 @@ func (pretalxAPI) Detect(head []byte) bool {
 	return len(head) > 0 && head[0] == '{' && hasTopKey(head, "results")
 }
 
-// i18n is a pretalx text field: a string, or {"en": …, "de": …}. Numbers
-// (ids of an unexpanded field) read as no text.
+// i18n is a pretalx text field: a string, or {"en": …, "de": …}.
 type i18n struct {
 	text  string
 	langs map[string]string
 }
 
-func (t *i18n) UnmarshalJSON(b []byte) error {
-	switch {
-	case len(b) == 0 || bytes.Equal(b, []byte("null")):
-		return nil
-	case b[0] == '"':
-		return json.Unmarshal(b, &t.text)
-	case b[0] == '{':
-		return json.Unmarshal(b, &t.langs)
-	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
-		return nil
+// parseI18n reads a string or a {language: text} object; ok is false for
+// any other shape. null is no text.
+func parseI18n(raw json.RawMessage) (i18n, bool) {
+	var t i18n
+	switch jsonKind(raw) {
+	case 'n':
+		return t, true
+	case '"':
+		return t, json.Unmarshal(raw, &t.text) == nil
+	case '{':
+		var m map[string]*string
+		if json.Unmarshal(raw, &m) != nil {
+			return t, false
+		}
+		t.langs = make(map[string]string, len(m))
+		for k, v := range m {
+			if v != nil {
+				t.langs[k] = *v
+			}
+		}
+		return t, true
 	}
-	return fmt.Errorf("text %.40s is neither a string nor a {language: text} object", b)
+	return t, false
 }
+
+func (t i18n) empty() bool { return t.in("") == "" }
 
 // in is the text in the talk's own language, else English, else the first
 // language in alphabetical order.
@@ -68,52 +87,278 @@ func (t i18n) in(locale string) string {
 	return ""
 }
 
-// pretalxSpeaker is a speaker object; the unexpanded API gives codes only.
-type pretalxSpeaker struct {
-	Code string
-	Name string
-}
-
-func (s *pretalxSpeaker) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		return json.Unmarshal(b, &s.Code)
+// jsonKind is the first byte of a JSON value, which tells its shape: '"',
+// '{', '[', 't'/'f', 'n' (null, also for an absent value) or '0' for a
+// number.
+func jsonKind(raw json.RawMessage) byte {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return 'n'
 	}
-	var o struct {
-		Code string `json:"code"`
-		Name string `json:"name"`
+	switch c := raw[0]; c {
+	case '"', '{', '[', 't', 'f', 'n':
+		return c
 	}
-	err := json.Unmarshal(b, &o)
-	s.Code, s.Name = o.Code, o.Name
-	return err
+	return '0'
 }
 
-type pretalxSlot struct {
-	Room  i18n   `json:"room"`
-	Start string `json:"start"`
-	End   string `json:"end"`
+// shapeOf names the shape of a value for a warning.
+func shapeOf(raw json.RawMessage) string {
+	switch jsonKind(raw) {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "true/false"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
-type pretalxAnswer struct {
-	Question struct {
-		Question i18n `json:"question"`
-	} `json:"question"`
-	Answer string `json:"answer"`
+// jsonObject is one object of a source with its fields kept raw: each is
+// decoded when asked for, and one of an unexpected shape is a warning
+// naming the object and the field, read as absent.
+type jsonObject struct {
+	fields map[string]json.RawMessage
+	file   string
+	line   int
+	what   string // "submission", "session"
+	id     string
+	title  string
+	warns  *[]Warning
 }
 
-type pretalxObject struct {
-	Code           string           `json:"code"`
-	Title          i18n             `json:"title"`
-	Speakers       []pretalxSpeaker `json:"speakers"`
-	SubmissionType i18n             `json:"submission_type"`
-	Track          i18n             `json:"track"`
-	State          string           `json:"state"`
-	Abstract       i18n             `json:"abstract"`
-	Description    i18n             `json:"description"`
-	ContentLocale  string           `json:"content_locale"`
-	Duration       *int             `json:"duration"`
-	Slots          []pretalxSlot    `json:"slots"`
-	Slot           *pretalxSlot     `json:"slot"`
-	Answers        []pretalxAnswer  `json:"answers"`
+// asObject is raw's fields, or nil when raw is no object.
+func asObject(raw json.RawMessage) map[string]json.RawMessage {
+	if jsonKind(raw) != '{' {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// name is how warnings name the object: by its id and title as far as
+// they are known.
+func (o *jsonObject) name() string {
+	switch {
+	case o.id != "" && o.title != "":
+		return fmt.Sprintf("%s %q (%q)", o.what, o.id, o.title)
+	case o.id != "":
+		return fmt.Sprintf("%s %q", o.what, o.id)
+	case o.title != "":
+		return fmt.Sprintf("%s %q", o.what, o.title)
+	}
+	return o.what
+}
+
+func (o *jsonObject) warn(format string, args ...any) {
+	*o.warns = append(*o.warns, Warning{File: o.file, Line: o.line, Msg: o.name() + ": " + fmt.Sprintf(format, args...)})
+}
+
+// drop is the warning for a field of an unexpected shape.
+func (o *jsonObject) drop(key string, raw json.RawMessage, want string) {
+	o.warn("%s is %s, not %s: %s not read", key, shapeOf(raw), want, key)
+}
+
+// get is the field's raw value, nil when it is absent or null.
+func (o *jsonObject) get(key string) json.RawMessage {
+	raw, ok := o.fields[key]
+	if !ok || jsonKind(raw) == 'n' {
+		return nil
+	}
+	return raw
+}
+
+// str reads a string field; a number is read as written (ids).
+func (o *jsonObject) str(key string) string {
+	raw := o.get(key)
+	if raw == nil {
+		return ""
+	}
+	if s, ok := scalarString(raw); ok {
+		return s
+	}
+	o.drop(key, raw, "a string")
+	return ""
+}
+
+// scalarString is a string's text or a number as written.
+func scalarString(raw json.RawMessage) (string, bool) {
+	switch jsonKind(raw) {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return strings.TrimSpace(s), true
+	case '0':
+		return string(bytes.TrimSpace(raw)), true
+	}
+	return "", false
+}
+
+// text reads a string or {language: text} field.
+func (o *jsonObject) text(key string) i18n {
+	raw := o.get(key)
+	if raw == nil {
+		return i18n{}
+	}
+	t, ok := parseI18n(raw)
+	if !ok {
+		o.drop(key, raw, "a text or a {language: text} object")
+	}
+	return t
+}
+
+// array reads an array field.
+func (o *jsonObject) array(key string) []json.RawMessage {
+	raw := o.get(key)
+	if raw == nil {
+		return nil
+	}
+	var a []json.RawMessage
+	if jsonKind(raw) != '[' || json.Unmarshal(raw, &a) != nil {
+		o.drop(key, raw, "an array")
+		return nil
+	}
+	return a
+}
+
+// flag reads a true/false field.
+func (o *jsonObject) flag(key string) bool {
+	raw := o.get(key)
+	if raw == nil {
+		return false
+	}
+	var b bool
+	if json.Unmarshal(raw, &b) != nil {
+		o.drop(key, raw, "true or false")
+		return false
+	}
+	return b
+}
+
+// minutes reads a duration in minutes, a number or a numeric string.
+func (o *jsonObject) minutes(key string) int {
+	raw := o.get(key)
+	if raw == nil {
+		return 0
+	}
+	s, ok := scalarString(raw)
+	var n float64
+	if ok {
+		_, err := fmt.Sscanf(s, "%g", &n)
+		ok = err == nil && n >= 0 && n < 100000
+	}
+	if !ok {
+		o.drop(key, raw, "a number of minutes")
+		return 0
+	}
+	return int(n)
+}
+
+// pretalxNamed reads a field that names something (a submission type, a
+// track, a room) in any of its shapes: a plain name, a {language: name}
+// object, an id, or an expanded {"id", "name"} object. ok is false for any
+// other shape.
+func pretalxNamed(raw json.RawMessage) (id string, name i18n, ok bool) {
+	switch jsonKind(raw) {
+	case 'n':
+		return "", name, true
+	case '0':
+		id, _ = scalarString(raw)
+		return id, name, true
+	case '"':
+		name, ok = parseI18n(raw)
+		return "", name, ok
+	case '{':
+		m := asObject(raw)
+		if m == nil {
+			return "", name, false
+		}
+		n, expanded := m["name"]
+		if !expanded {
+			if name, ok = parseI18n(raw); ok {
+				return "", name, true
+			}
+			id, ok = scalarString(m["id"])
+			return id, i18n{}, ok
+		}
+		if rawID, has := m["id"]; has {
+			id, _ = scalarString(rawID)
+		}
+		name, ok = parseI18n(n)
+		return id, name, ok
+	}
+	return "", name, false
+}
+
+// pretalxLookup are the names a page gives with expanded objects, by id,
+// for the fields that elsewhere on the page give the id only.
+type pretalxLookup struct {
+	named    map[string]map[string]i18n // field → id → name
+	speakers map[string]string          // code → name
+}
+
+func (l *pretalxLookup) learn(field string, raw json.RawMessage) {
+	id, name, ok := pretalxNamed(raw)
+	if !ok || id == "" || name.empty() {
+		return
+	}
+	if l.named[field] == nil {
+		l.named[field] = map[string]i18n{}
+	}
+	l.named[field][id] = name
+}
+
+// learnObject gathers the names an object gives in expanded form.
+func (l *pretalxLookup) learnObject(m map[string]json.RawMessage) {
+	l.learn("submission_type", m["submission_type"])
+	l.learn("track", m["track"])
+	var slots []json.RawMessage
+	_ = json.Unmarshal(m["slots"], &slots)
+	if jsonKind(m["slot"]) == '{' {
+		slots = append(slots, m["slot"])
+	}
+	for _, s := range slots {
+		if sm := asObject(s); sm != nil {
+			l.learn("room", sm["room"])
+		}
+	}
+	var speakers []json.RawMessage
+	_ = json.Unmarshal(m["speakers"], &speakers)
+	for _, s := range speakers {
+		sm := asObject(s)
+		if sm == nil {
+			continue
+		}
+		code, _ := scalarString(sm["code"])
+		name, _ := scalarString(sm["name"])
+		if code != "" && name != "" {
+			l.speakers[code] = name
+		}
+	}
+}
+
+// idOnly counts, per field, the submissions that give it as an id no
+// object of the page names, for one warning per field and page.
+type idOnly struct {
+	n    int
+	line int
+	name string
+}
+
+// pretalxResult is one element of "results" and its line.
+type pretalxResult struct {
+	line int
+	raw  json.RawMessage
 }
 
 // droppedStates are submissions no programme will hold: counted in one
@@ -121,58 +366,121 @@ type pretalxObject struct {
 // (a programme committee searches its whole call for papers).
 var droppedStates = map[string]bool{"rejected": true, "withdrawn": true, "canceled": true, "cancelled": true, "deleted": true}
 
+// pretalxReader is the state of reading one page.
+type pretalxReader struct {
+	file    string
+	conf    index.Conference
+	loc     *time.Location
+	lookup  pretalxLookup
+	warns   []Warning
+	missing map[string]*idOnly
+	// levelQuestions are the ids of questions whose answers read as
+	// audience levels, for pages that give questions as ids only.
+	levelQuestions map[string]bool
+}
+
+func (r *pretalxReader) idOnly(field string, line int, name string) {
+	m := r.missing[field]
+	if m == nil {
+		m = &idOnly{line: line, name: name}
+		r.missing[field] = m
+	}
+	m.n++
+}
+
 func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
 	if err := checkUTF8(data); err != nil {
 		return nil, nil, err
 	}
 	var (
+		results    []pretalxResult
+		next, prev string
+	)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	err := walkObject(dec, func(dec *json.Decoder, key string) error {
+		switch key {
+		case "next", "previous":
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return err
+			}
+			s, _ := scalarString(raw)
+			if key == "next" {
+				next = s
+			} else {
+				prev = s
+			}
+			return nil
+		case "results":
+			return walkArray(dec, func(dec *json.Decoder) error {
+				line := valueLine(data, dec)
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					return err
+				}
+				results = append(results, pretalxResult{line, raw})
+				return nil
+			})
+		}
+		return skipValue(dec)
+	})
+	if err != nil {
+		return nil, nil, jsonError(data, dec, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, nil, fmt.Errorf("line %d: data after the API object", valueLine(data, dec))
+	}
+
+	r := &pretalxReader{
+		file: file, loc: opt.TimeZone, missing: map[string]*idOnly{},
+		lookup: pretalxLookup{named: map[string]map[string]i18n{}, speakers: map[string]string{}},
+		conf:   pretalxConference(file, next, prev),
+	}
+	objects := make([]map[string]json.RawMessage, len(results))
+	for i, res := range results {
+		objects[i] = asObject(res.raw)
+		if objects[i] == nil {
+			r.warns = append(r.warns, Warning{File: file, Line: res.line, Msg: fmt.Sprintf("a result that is %s, not a submission object: skipped", shapeOf(res.raw))})
+			continue
+		}
+		r.lookup.learnObject(objects[i])
+	}
+	r.levelQuestions = levelQuestions(objects)
+
+	var (
 		talks   []index.Talk
 		lines   []int
-		warns   []Warning
 		dropped = map[string]int{}
 		codes   int
 		// lines of the first dropped object and of the first speaker
 		// without a name, for the summary warnings
 		droppedAt, codesAt int
-		conf               = conferenceFromName(file)
 	)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	err := walkObject(dec, func(dec *json.Decoder, key string) error {
-		if key != "results" {
-			return skipValue(dec)
+	for i, m := range objects {
+		if m == nil {
+			continue
 		}
-		return walkArray(dec, func(dec *json.Decoder) error {
-			line := valueLine(data, dec)
-			var o pretalxObject
-			if err := dec.Decode(&o); err != nil {
-				return err
+		line := results[i].line
+		o := &jsonObject{fields: m, file: file, line: line, what: "submission", warns: &r.warns}
+		o.id = o.str("code")
+		if state := strings.ToLower(o.str("state")); droppedStates[state] {
+			dropped[state]++
+			if droppedAt == 0 {
+				droppedAt = line
 			}
-			if state := strings.ToLower(o.State); droppedStates[state] {
-				dropped[state]++
-				if droppedAt == 0 {
-					droppedAt = line
-				}
-				return nil
-			}
-			ts, w, c := o.talks(file, line, conf, opt.TimeZone)
-			warns = append(warns, w...)
-			codes += c
-			if c > 0 && codesAt == 0 {
-				codesAt = line
-			}
-			for _, t := range ts {
-				talks = append(talks, t)
-				lines = append(lines, line)
-			}
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, warns, jsonError(data, dec, err)
+			continue
+		}
+		ts, c := r.talks(o)
+		codes += c
+		if c > 0 && codesAt == 0 {
+			codesAt = line
+		}
+		for _, t := range ts {
+			talks = append(talks, t)
+			lines = append(lines, line)
+		}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, warns, fmt.Errorf("line %d: data after the API object", valueLine(data, dec))
-	}
+	warns := r.warns
 	if len(dropped) > 0 {
 		var parts []string
 		for _, s := range []string{"rejected", "withdrawn", "canceled", "cancelled", "deleted"} {
@@ -185,77 +493,265 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 	if codes > 0 {
 		warns = append(warns, Warning{File: file, Line: codesAt, Msg: fmt.Sprintf("%d speakers given as codes only, without names (ask the API with ?expand=speakers)", codes)})
 	}
+	for _, f := range []struct{ field, what, expand string }{
+		{"submission_type", "submission type", "submission_type"},
+		{"track", "track", "track"},
+		{"slots", "slots (talks left unscheduled)", "slots,slots.room"},
+		{"room", "room", "slots.room"},
+	} {
+		if m := r.missing[f.field]; m != nil {
+			warns = append(warns, Warning{File: file, Line: m.line, Msg: fmt.Sprintf(
+				"%s given as ids only, which no object of this page names, in %d submissions (the first here, %s): not read (ask the API with ?expand=%s)",
+				f.what, m.n, m.name, f.expand)})
+		}
+	}
 	talks, w := assignIDs(file, talks, lines)
 	return talks, append(warns, w...), nil
+}
+
+// pretalxConference is the conference of a page: the event of the API
+// address its "next" or "previous" link names (/api/events/<event>/…), so
+// that the pages of one export, whatever their file names, are one
+// conference and a submission repeated on two of them is one talk; else
+// the file's name.
+func pretalxConference(file string, links ...string) index.Conference {
+	for _, l := range links {
+		u, err := url.Parse(l)
+		if err != nil || l == "" {
+			continue
+		}
+		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+		for i := 0; i+1 < len(parts); i++ {
+			if parts[i] == "events" && parts[i+1] != "" {
+				if c := ConferenceNamed(parts[i+1]); c.ID != "" {
+					return c
+				}
+			}
+		}
+	}
+	return conferenceFromName(file)
 }
 
 // talks makes one talk per slot of the object (one unscheduled talk when
 // it has none): a workshop held twice is two sessions. codesOnly counts
 // speakers without a name.
-func (o *pretalxObject) talks(file string, line int, conf index.Conference, loc *time.Location) ([]index.Talk, []Warning, int) {
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
-	}
-	lang := strings.TrimSpace(o.ContentLocale)
-	title := cleanLine(o.Title.in(lang))
+func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
+	lang := o.str("content_locale")
+	title := cleanLine(o.text("title").in(lang))
 	if title == "" {
-		warn("submission %q without a title: skipped", o.Code)
-		return nil, warns, 0
+		*o.warns = append(*o.warns, Warning{File: o.file, Line: o.line, Msg: o.name() + " without a title: skipped"})
+		return nil, 0
 	}
+	o.title = title
 	base := index.Talk{
-		Conference:  conf,
-		SourceID:    strings.TrimSpace(o.Code),
+		Conference:  r.conf,
+		SourceID:    o.id,
 		Title:       title,
-		Abstract:    markdownText(o.Abstract.in(lang)),
-		Description: markdownText(o.Description.in(lang)),
-		Track:       cleanLine(o.Track.in(lang)),
+		Abstract:    markdownText(o.text("abstract").in(lang)),
+		Description: markdownText(o.text("description").in(lang)),
 		Language:    lang,
-		// Types are matched by their English name where there is one.
-		Kind:    KindOf(o.SubmissionType.in("en")),
-		Sources: []string{file},
+		Sources:     []string{r.file},
 	}
+	base.Track = cleanLine(r.named(o, "track", o.get("track")).in(lang))
+	// Types are matched by their English name where there is one.
+	base.Kind = KindOf(r.named(o, "submission_type", o.get("submission_type")).in("en"))
+
 	codesOnly := 0
-	for _, s := range o.Speakers {
-		if name := cleanLine(s.Name); name != "" {
-			base.Speakers = append(base.Speakers, index.Speaker{Name: name, SourceID: s.Code})
+	for _, s := range o.array("speakers") {
+		var code, name string
+		switch jsonKind(s) {
+		case '"', '0':
+			code, _ = scalarString(s)
+			name = r.lookup.speakers[code]
+		case '{':
+			sm := asObject(s)
+			code, _ = scalarString(sm["code"])
+			if n, ok := scalarString(sm["name"]); ok {
+				name = n
+			} else if sm["name"] != nil && jsonKind(sm["name"]) != 'n' {
+				o.warn("a speaker's name is %s, not a string: speaker not read", shapeOf(sm["name"]))
+				continue
+			}
+			if name == "" {
+				name = r.lookup.speakers[code]
+			}
+		case 'n':
+			continue
+		default:
+			o.warn("a speaker is %s, not a code or an object: speaker not read", shapeOf(s))
+			continue
+		}
+		if name = cleanLine(name); name != "" {
+			base.Speakers = append(base.Speakers, index.Speaker{Name: name, SourceID: code})
 		} else {
 			codesOnly++
 		}
 	}
-	for _, a := range o.Answers {
-		q := strings.ToLower(a.Question.Question.in(lang))
-		if strings.Contains(q, "level") && base.Level == "" {
-			base.Level = cleanLine(a.Answer)
+	base.Level = r.level(o, lang)
+
+	var slots []json.RawMessage
+	if _, has := o.fields["slots"]; has {
+		slots = o.array("slots")
+	}
+	if len(slots) == 0 {
+		if s := o.get("slot"); s != nil {
+			slots = []json.RawMessage{s}
 		}
 	}
-	slots := o.Slots
-	if len(slots) == 0 && o.Slot != nil {
-		slots = []pretalxSlot{*o.Slot}
-	}
+	duration := time.Duration(o.minutes("duration")) * time.Minute
 	var out []index.Talk
-	for _, s := range slots {
-		if strings.TrimSpace(s.Start) == "" {
+	idsOnly := false
+	for _, raw := range slots {
+		if k := jsonKind(raw); k == '0' || k == '"' {
+			idsOnly = true
+			continue
+		}
+		sm := asObject(raw)
+		if sm == nil {
+			o.warn("a slot is %s, not an object: slot not read", shapeOf(raw))
+			continue
+		}
+		so := &jsonObject{fields: sm, file: o.file, line: o.line, what: o.what, id: o.id, title: o.title, warns: o.warns}
+		start := so.str("start")
+		if start == "" {
 			continue // a slot not yet placed in the schedule
 		}
 		t := base
-		t.Room = cleanLine(s.Room.in(lang))
-		start, err := time.Parse(time.RFC3339, strings.TrimSpace(s.Start))
+		t.Room = cleanLine(r.named(so, "room", so.get("room")).in(lang))
+		at, err := time.Parse(time.RFC3339, start)
 		if err != nil {
-			warn("submission %q: slot start %q is not RFC 3339 with an offset: slot skipped", o.Code, s.Start)
+			o.warn("slot start %q is not RFC 3339 with an offset: slot not read", start)
 			continue
 		}
 		var dur time.Duration
-		if end, err := time.Parse(time.RFC3339, strings.TrimSpace(s.End)); err == nil && !end.Before(start) {
-			dur = end.Sub(start)
-		} else if o.Duration != nil && *o.Duration > 0 {
-			dur = time.Duration(*o.Duration) * time.Minute
+		if end, err := time.Parse(time.RFC3339, so.str("end")); err == nil && !end.Before(at) {
+			dur = end.Sub(at)
+		} else if duration > 0 {
+			dur = duration
 		}
-		slot(&t, start, dur, loc)
+		slot(&t, at, dur, r.loc)
 		out = append(out, t)
+	}
+	if idsOnly && len(out) == 0 {
+		r.idOnly("slots", o.line, o.name())
 	}
 	if len(out) == 0 {
 		out = append(out, base)
 	}
-	return out, warns, codesOnly
+	return out, codesOnly
+}
+
+// named reads a field that names something: its name as given, or the
+// name an expanded object elsewhere on the page gives its id. An id no
+// object names is counted for the page's warning; a value of another
+// shape is a warning of its own.
+func (r *pretalxReader) named(o *jsonObject, field string, raw json.RawMessage) i18n {
+	if raw == nil {
+		return i18n{}
+	}
+	id, name, ok := pretalxNamed(raw)
+	if !ok {
+		o.drop(field, raw, "a name, an id or an {\"id\", \"name\"} object")
+		return i18n{}
+	}
+	if name.empty() && id != "" {
+		if n, ok := r.lookup.named[field][id]; ok {
+			return n
+		}
+		r.idOnly(field, o.line, o.name())
+	}
+	return name
+}
+
+// levelWords are the answers that say an audience level.
+var levelWords = []string{"beginner", "intermediate", "advanced", "expert", "junior", "senior", "novice",
+	"introduct", "all audience", "all level", "everyone", "no prior knowledge"}
+
+func isLevelWord(s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range levelWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// levelQuestions are the ids of the questions that ask for an audience
+// level, where questions are ids only (pretalx's current API): a question
+// most of whose answers, in English, are levels.
+func levelQuestions(objects []map[string]json.RawMessage) map[string]bool {
+	total, levels := map[string]int{}, map[string]int{}
+	for _, m := range objects {
+		var answers []json.RawMessage
+		_ = json.Unmarshal(m["answers"], &answers)
+		for _, a := range answers {
+			am := asObject(a)
+			if am == nil {
+				continue
+			}
+			q, ok := scalarString(am["question"])
+			if !ok || q == "" {
+				continue
+			}
+			total[q]++
+			if isLevelWord(answerText(am)) {
+				levels[q]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for q, n := range total {
+		if levels[q]*2 > n {
+			out[q] = true
+		}
+	}
+	return out
+}
+
+// answerText is an answer in English: the chosen option's English text
+// where the answer is a choice, else the answer as written.
+func answerText(am map[string]json.RawMessage) string {
+	var options []json.RawMessage
+	_ = json.Unmarshal(am["options"], &options)
+	var parts []string
+	for _, op := range options {
+		if om := asObject(op); om != nil {
+			if t, ok := parseI18n(om["answer"]); ok && !t.empty() {
+				parts = append(parts, t.in("en"))
+			}
+		}
+	}
+	if len(parts) > 0 {
+		return strings.Join(parts, ", ")
+	}
+	s, _ := scalarString(am["answer"])
+	return s
+}
+
+// level is the answer to the question that asks for the audience level:
+// one whose text says "level" (expanded questions), else one whose answers
+// read as levels.
+func (r *pretalxReader) level(o *jsonObject, lang string) string {
+	for _, a := range o.array("answers") {
+		am := asObject(a)
+		if am == nil {
+			continue // an answer given as its id
+		}
+		q := am["question"]
+		isLevel := false
+		if qm := asObject(q); qm != nil {
+			t, _ := parseI18n(qm["question"])
+			text := strings.ToLower(t.in(lang) + " " + t.in("en"))
+			isLevel = strings.Contains(text, "level") || strings.Contains(text, "niveau") || strings.Contains(text, "nivel")
+		} else if id, ok := scalarString(q); ok {
+			isLevel = r.levelQuestions[id]
+		}
+		if isLevel {
+			if s := cleanLine(answerText(am)); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
