@@ -143,6 +143,8 @@ type server struct {
 	responses *responseCache
 	work      *workLimiter // expensive searches (limit.go)
 	auth      *authLimiter // failed admin authentications (limit.go)
+	// uploads holds the one upload being analysed (organizers.go).
+	uploads chan struct{}
 	// catalog is the talks of the generation served, indexed for the
 	// attendee views; catalogMu orders its rebuilds.
 	catalog   atomic.Pointer[catalog]
@@ -173,6 +175,7 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 	srv := &server{s: s, log: log, opts: opts.withDefaults()}
 	srv.responses = newResponseCache(srv.opts.CacheBytes)
 	srv.work, srv.auth = newWorkLimiter(max(srv.opts.ClientBudget, 0)), newAuthLimiter()
+	srv.uploads = make(chan struct{}, 1)
 	if opts.work != nil {
 		srv.work = opts.work
 	}

@@ -54,22 +54,40 @@ type uploadedFile struct {
 // would write files larger than its memory bound to a temporary file, and
 // an upload must not be stored. The body is bounded by MaxUploadBytes
 // (bounds), so memory is too.
-func readUpload(r *http.Request) (*upload, error) {
+//
+// The token is checked as soon as it is read (authorized), and no file is
+// read before it: the form sends its token field first, so a client
+// without the token costs the reading of a few bytes, not of the body.
+func readUpload(r *http.Request, authorized func(token string) error) (*upload, error) {
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return nil, invalidf("the upload must be a multipart/form-data form: %v", err)
 	}
 	up := &upload{}
+	checked := false
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
+			if !checked {
+				return nil, authorized("")
+			}
 			return up, nil
 		}
 		if err != nil {
 			return nil, uploadReadError(err)
 		}
+		if part.FormName() == "file" && !checked {
+			// Not closed: closing a part reads the rest of it.
+			return nil, authorized("") // the token must come before the files
+		}
 		if err := up.read(part); err != nil {
 			return nil, err
+		}
+		if part.FormName() == "token" && !checked {
+			if err := authorized(up.token); err != nil {
+				return nil, err
+			}
+			checked = true
 		}
 	}
 }
@@ -130,36 +148,89 @@ func (s *server) overlapsUpload(c *gin.Context) {
 		s.failWith(c, http.StatusForbidden, errUploadDisabled)
 		return
 	}
-	up, err := readUpload(c.Request)
-	if err != nil {
-		s.fail(c, err)
+	// Wrong tokens are limited per client as on /admin/reload.
+	client := c.ClientIP()
+	if wait, blocked := s.auth.blocked(client); blocked {
+		b := &busyError{msg: "too many failed authentications from your address", retry: wait}
+		c.Header("Retry-After", b.retryAfter())
+		s.failWith(c, http.StatusTooManyRequests, errors.New(b.msg))
 		return
 	}
-	if subtle.ConstantTimeCompare([]byte(up.token), []byte(s.opts.ReloadToken)) != 1 {
+	up, err := readUpload(c.Request, func(token string) error {
+		if subtle.ConstantTimeCompare([]byte(token), []byte(s.opts.ReloadToken)) != 1 {
+			s.auth.failed(client)
+			return errUploadToken
+		}
+		return nil
+	})
+	if errors.Is(err, errUploadToken) {
 		s.failWith(c, http.StatusUnauthorized, errUploadToken)
 		return
 	}
-	min, err := parseMinValue(up.min)
 	if err != nil {
 		s.fail(c, err)
 		return
+	}
+	// One upload is analysed at a time: an analysis that outlives its
+	// request (answered at the deadline below) still holds the slot, so
+	// abandoned analyses cannot pile up.
+	select {
+	case s.uploads <- struct{}{}:
+	default:
+		c.Header("Retry-After", "5")
+		s.failWith(c, http.StatusTooManyRequests, errors.New("another upload is being analysed: try again in a few seconds"))
+		return
+	}
+	done := make(chan uploadAnswer, 1)
+	go func() {
+		defer func() { <-s.uploads }()
+		done <- s.analyseUpload(up)
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			s.fail(c, a.err)
+			return
+		}
+		c.Set(ctxHits, a.hits)
+		if a.filename != "" {
+			c.Header("Content-Disposition", `attachment; filename="`+a.filename+`"`)
+		}
+		c.Data(a.code, a.contentType, a.body)
+	case <-c.Request.Context().Done():
+		s.fail(c, fmt.Errorf("analysing the upload: %w", c.Request.Context().Err()))
+	}
+}
+
+// uploadAnswer is what an analysed upload answers.
+type uploadAnswer struct {
+	code                  int
+	contentType, filename string
+	body                  []byte
+	hits                  int
+	err                   error
+}
+
+// analyseUpload reads the uploaded files and makes their report in the
+// format asked.
+func (s *server) analyseUpload(up *upload) uploadAnswer {
+	min, err := parseMinValue(up.min)
+	if err != nil {
+		return uploadAnswer{err: err}
 	}
 	opt := ingest.ImportOptions{}
 	if up.zone != "" {
 		if opt.Location, err = time.LoadLocation(up.zone); err != nil {
-			s.fail(c, invalidf("time_zone %q is not an IANA zone name such as Europe/Paris", up.zone))
-			return
+			return uploadAnswer{err: invalidf("time_zone %q is not an IANA zone name such as Europe/Paris", up.zone)}
 		}
 	}
 	switch up.format {
 	case "", "html", "csv", "json":
 	default:
-		s.fail(c, invalidf("format %q: want html, csv or json", up.format))
-		return
+		return uploadAnswer{err: invalidf("format %q: want html, csv or json", up.format)}
 	}
 	if len(up.files) == 0 {
-		s.fail(c, invalidf("choose a file of submissions to upload"))
-		return
+		return uploadAnswer{err: invalidf("choose a file of submissions to upload")}
 	}
 	var talks []index.Talk
 	in := ingest.NewImporter(opt, func(t index.Talk) { talks = append(talks, t) })
@@ -167,48 +238,41 @@ func (s *server) overlapsUpload(c *gin.Context) {
 	for _, f := range up.files {
 		sum, err := in.Read(f.name, bytes.NewReader(f.data))
 		if err != nil {
-			s.fail(c, invalidf("%v", err))
-			return
+			return uploadAnswer{err: invalidf("%v", err)}
 		}
 		files = append(files, sum)
 	}
 	rep := overlap.Detect(talks, overlap.Options{Min: min})
 	rep.Skipped, rep.Files = in.Notes(), files
-	code := http.StatusOK
+	a := uploadAnswer{code: http.StatusOK, hits: len(rep.Pairs)}
 	if len(talks) == 0 {
-		code = http.StatusUnprocessableEntity // nothing could be read: the notes say why
+		a.code = http.StatusUnprocessableEntity // nothing could be read: the notes say why
 	}
-	c.Set(ctxHits, len(rep.Pairs))
 	switch up.format {
 	case "csv":
 		var buf bytes.Buffer
 		if err := rep.WriteCSV(&buf); err != nil {
-			s.fail(c, err)
-			return
+			return uploadAnswer{err: err}
 		}
-		c.Header("Content-Disposition", `attachment; filename="overlaps.csv"`)
-		c.Data(code, typeCSV, buf.Bytes())
+		a.contentType, a.filename, a.body = typeCSV, "overlaps.csv", buf.Bytes()
 	case "json":
 		body, err := OverlapsJSON(rep)
 		if err != nil {
-			s.fail(c, err)
-			return
+			return uploadAnswer{err: err}
 		}
-		c.Header("Content-Disposition", `attachment; filename="overlaps.json"`)
-		c.Data(code, typeJSON, body)
+		a.contentType, a.filename, a.body = typeJSON, "overlaps.json", body
 	default:
 		v, err := s.uploadView(rep, formatMin(min))
 		if err != nil {
-			s.fail(c, err)
-			return
+			return uploadAnswer{err: err}
 		}
 		body, err := s.renderBytes("overlaps", "layout", v)
 		if err != nil {
-			s.fail(c, err)
-			return
+			return uploadAnswer{err: err}
 		}
-		c.Data(code, typeHTML, body)
+		a.contentType, a.body = typeHTML, body
 	}
+	return a
 }
 
 // uploadView is the report page of an upload: its talks have no pages of

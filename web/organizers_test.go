@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
@@ -269,4 +272,93 @@ func FuzzUploadPage(f *testing.F) {
 			t.Fatalf("unescaped upload text in the page")
 		}
 	})
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// TestUploadTokenBeforeTheBody: a wrong token is refused as soon as its
+// field is read, before the files that follow it are (a client without the
+// token costs a few bytes of its body, not the 8 MiB allowed); files sent
+// before any token are refused unread; and wrong tokens from one client
+// are limited as on /admin/reload (429 with Retry-After).
+func TestUploadTokenBeforeTheBody(t *testing.T) {
+	h := uploadHandler(t, Options{ReloadToken: testToken})
+	big := bytes.Repeat([]byte("title,abstract\nA talk,About things\n"), 150_000) // about 5 MiB
+	send := func(fields []string, file []byte) (*httptest.ResponseRecorder, int) {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		for i := 0; i+1 < len(fields); i += 2 {
+			mw.WriteField(fields[i], fields[i+1])
+		}
+		if file != nil {
+			w, _ := mw.CreateFormFile("file", "cfp.csv")
+			w.Write(file)
+		}
+		mw.Close()
+		cr := &countingReader{r: &body}
+		req := httptest.NewRequest(http.MethodPost, "/overlaps", cr)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.RemoteAddr = "192.0.2.7:1234"
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec, cr.n
+	}
+	rec, read := send([]string{"token", "guess"}, big)
+	if rec.Code != http.StatusUnauthorized || read > 64<<10 {
+		t.Errorf("wrong token: %d after reading %d bytes, want 401 after at most 64 KiB", rec.Code, read)
+	}
+	rec, read = send(nil, big)
+	if rec.Code != http.StatusUnauthorized || read > 64<<10 {
+		t.Errorf("a file before the token: %d after reading %d bytes, want 401 after at most 64 KiB", rec.Code, read)
+	}
+	limited := 0
+	for range 40 {
+		if rec, _ := send([]string{"token", "guess"}, []byte("title,abstract\n")); rec.Code == http.StatusTooManyRequests {
+			limited++
+			if rec.Header().Get("Retry-After") == "" {
+				t.Fatal("429 without Retry-After")
+			}
+		}
+	}
+	if limited == 0 {
+		t.Error("40 wrong tokens from one client, none limited")
+	}
+	// The right token from a limited client waits too: the limit is the
+	// client's, whatever it sends next.
+	if rec, _ := send([]string{"token", testToken}, []byte("title,abstract\nA,B\n")); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("right token from a limited client: %d, want 429", rec.Code)
+	}
+}
+
+// TestUploadAnsweredWithinTheRequestTimeout: an upload whose analysis
+// takes longer than --request-timeout is answered 503 at the deadline, and
+// a second upload while that analysis still runs is turned away with 429
+// rather than starting another.
+func TestUploadAnsweredWithinTheRequestTimeout(t *testing.T) {
+	h := uploadHandler(t, Options{ReloadToken: testToken, RequestTimeout: 50 * time.Millisecond, MaxUploadBytes: 16 << 20})
+	var b strings.Builder
+	b.WriteString("id,title,abstract,speakers\n")
+	for i := range 6000 {
+		fmt.Fprintf(&b, "s%d,Talk %d about kernels and compilers,\"Scheduling GPU kernels %d with compilers, caches and graphs of operators.\",Speaker %d\n", i, i, i%97, i%300)
+	}
+	files := map[string][]byte{"cfp.csv": []byte(b.String())}
+	start := time.Now()
+	rec := postUpload(t, h, map[string]string{"token": testToken}, files)
+	took := time.Since(start)
+	if rec.Code != http.StatusServiceUnavailable || took > 2*time.Second {
+		t.Fatalf("a long analysis: %d after %v, want 503 at the deadline", rec.Code, took)
+	}
+	if rec := postUpload(t, h, map[string]string{"token": testToken}, files); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("a second upload during the first's analysis: %d, want 429", rec.Code)
+	}
 }
