@@ -1,6 +1,9 @@
 package index
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Kind says what sort of session a talk is, on one documented set whatever
 // the source calls it (ingest maps FOSDEM's types, pretalx submission types
@@ -71,7 +74,8 @@ type Talk struct {
 	Level       string `json:"level,omitempty"`
 	Room        string `json:"room,omitempty"`
 	// Language is the talk's language as the source states it (a BCP 47
-	// tag such as "en" or "de").
+	// tag such as "en" or "de"); a talk in several has them all, separated
+	// by ", " ("de, en"): see Languages.
 	Language string `json:"language,omitempty"`
 	// URL is the talk's page at the source.
 	URL string `json:"url,omitempty"`
@@ -88,4 +92,13 @@ type Talk struct {
 	Scheduled bool `json:"scheduled"`
 	// Sources are the seed file names the talk was found in, sorted.
 	Sources []string `json:"sources"`
+}
+
+// Languages are the talk's languages, each a value of its own (a search
+// facet counts a talk in "de, en" under de and under en).
+func (t *Talk) Languages() []string {
+	if t.Language == "" {
+		return nil
+	}
+	return strings.Split(t.Language, ", ")
 }

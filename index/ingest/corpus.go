@@ -112,6 +112,9 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 				r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("%d bytes: over the %d MiB limit of a seed file, not read", in.size, MaxFileSize>>20)})
 				continue
 			}
+			for i := range talks {
+				gathered(jsonLines{}.Name(), &talks[i])
+			}
 			r.Files++
 			r.Warnings = append(r.Warnings, warns...)
 			fst.Kind, fst.Read = jsonLines{}.Name(), len(talks)
@@ -128,7 +131,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			continue
 		}
 		if f := Detect(data); f != nil {
-			talks, warns, err := f.Read(in.name, withoutBOM(data), opt)
+			talks, warns, err := readFormat(f, in.name, withoutBOM(data), opt)
 			r.Warnings = append(r.Warnings, warns...)
 			if err != nil {
 				r.Warnings = append(r.Warnings, fileError(in.name, f.Name(), err))

@@ -88,7 +88,7 @@ func ReadFile(name string, data []byte, opt Options) ([]index.Talk, []Warning, e
 		return nil, nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
 	}
 	if f := Detect(data); f != nil {
-		talks, warns, err := f.Read(name, withoutBOM(data), opt)
+		talks, warns, err := readFormat(f, name, withoutBOM(data), opt)
 		if err != nil {
 			return nil, warns, fmt.Errorf("%s: %s: %w", name, f.Name(), err)
 		}

@@ -65,6 +65,7 @@ func TestFormatGoldens(t *testing.T) {
 		{"frab-devroom.xml", "frab-xml"},
 		{"frab-camp.json", "frab-json"},
 		{"pentabarf.ical", "ical"},
+		{"ical-community.ics", "ical"},
 		{"pretalx-submissions.json", "pretalx"},
 		{"synthetic-sample.jsonl", "jsonl"},
 		{"cfp.csv", "csv"},
@@ -343,7 +344,7 @@ func TestJSONLinesBadLines(t *testing.T) {
 	for _, w := range warns {
 		got = append(got, fmt.Sprintf("%d %s", w.Line, strings.SplitN(w.Msg, ":", 2)[0]))
 	}
-	want := []string{"2 duplicate id \"a-1\" (first at line 1)", "3 talk \"\" without a title", "4 not a talk object", "5 kind \"keynote-ish\" is not one of talksearch's kinds", "5 id \"has space\" is not URL-safe"}
+	want := []string{"2 id \"a-1\" of line 1 repeated at line 2", "3 talk \"\" without a title", "4 not a talk object", "5 kind \"keynote-ish\" is not one of talksearch's kinds", "5 id \"has space\" is not URL-safe"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("warnings (-want +got):\n%s", d)
 	}
@@ -437,9 +438,9 @@ func TestXMLDeclaredEncoding(t *testing.T) {
 	}
 }
 
-// TestDuplicateAndUntitledEvents: a repeated event id is a warning naming
-// both lines and the later event stays a talk of its own; an exact repeat
-// is dropped; an event without a title is a warning, never a talk.
+// TestDuplicateAndUntitledEvents: a repeated event id is one warning
+// naming its lines and the later event stays a talk of its own; an exact
+// repeat is dropped; an event without a title is a warning, never a talk.
 func TestDuplicateAndUntitledEvents(t *testing.T) {
 	data := []byte(`<schedule>
 <conference><acronym>dup-2025</acronym><title>Dup 2025</title><time_zone_name>Europe/Brussels</time_zone_name></conference>
@@ -455,8 +456,7 @@ func TestDuplicateAndUntitledEvents(t *testing.T) {
 	}
 	want := []string{
 		`dup.xml:7: event "2" without a title: skipped`,
-		`dup.xml:5: duplicate event id "1" (first at line 4): kept as a separate talk`,
-		`dup.xml:6: duplicate event id "1" repeats line 4 (same title and start): dropped`,
+		`dup.xml:5: event id "1" of line 4 repeated at lines 5 and 6: 1 dropped (same title and start), 1 kept as a separate talk`,
 	}
 	var got []string
 	for _, w := range warns {
@@ -479,7 +479,7 @@ func TestTimesWithoutZone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0].Msg, "names no time zone: times read as UTC; pass --time-zone") || warns[0].Line != 4 {
+	if len(warns) != 1 || !strings.Contains(warns[0].Msg, "names no time zone: times read as UTC; pass --time-zone") || warns[0].Line != 3 {
 		t.Errorf("warnings %v", warns)
 	}
 	if len(talks) != 2 || talks[0].Start.Format(time.RFC3339) != "2025-02-01T10:00:00Z" || talks[0].TimeZone != "" {

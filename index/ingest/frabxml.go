@@ -244,11 +244,12 @@ func (ev *xmlEvent) talk(file string, line int, day string, conf index.Conferenc
 }
 
 // assignIDs gives every talk of one file its id (see structuredID). A
-// source id repeated within the file is a warning naming both lines; the
+// source id repeated within the file is one warning naming both lines; the
 // later event is kept as a talk of its own (its title and start join its
 // identity), unless it repeats the first exactly, when it is dropped.
 func assignIDs(file string, talks []index.Talk, lines []int) ([]index.Talk, []Warning) {
 	var warns []Warning
+	reps := newRepeatedIDs(file, "event id", "same title and start")
 	bySource := map[string]int{}
 	byID := map[string]int{}
 	out := talks[:0]
@@ -257,16 +258,14 @@ func assignIDs(file string, talks []index.Talk, lines []int) ([]index.Talk, []Wa
 		t.ID = structuredID(&t)
 		if first, dup := bySource[t.SourceID]; dup && t.SourceID != "" {
 			t.ID = TalkID(t.Title, t.Conference.ID+"|id:"+t.SourceID+"|"+ScheduledIdentity(t.Title, t.Start))
-			if _, same := byID[t.ID]; same {
-				msg := fmt.Sprintf("duplicate event id %q repeats line %d (same title and start): dropped", t.SourceID, first)
-				warns = append(warns, Warning{File: file, Line: lines[i], Msg: msg})
-				continue
-			}
+			_, same := byID[t.ID]
 			// One object with several slots (pretalx) is several sessions,
 			// not a duplicate.
-			if first != lines[i] {
-				msg := fmt.Sprintf("duplicate event id %q (first at line %d): kept as a separate talk", t.SourceID, first)
-				warns = append(warns, Warning{File: file, Line: lines[i], Msg: msg})
+			if same || first != lines[i] {
+				reps.add(t.SourceID, first, lines[i], same)
+			}
+			if same {
+				continue
 			}
 		} else if t.SourceID != "" {
 			bySource[t.SourceID] = lines[i]
@@ -278,5 +277,5 @@ func assignIDs(file string, talks []index.Talk, lines []int) ([]index.Talk, []Wa
 		byID[t.ID] = lines[i]
 		out = append(out, t)
 	}
-	return out, warns
+	return out, append(warns, reps.warnings()...)
 }

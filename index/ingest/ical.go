@@ -29,9 +29,20 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 	// MaxFileSize before it gets here.
 	data = withoutBOM(data)
 	var warns []Warning
+	// The library keeps no lines: each event's is that of its BEGIN:VEVENT,
+	// the events being in the order of the text.
+	evLines := veventLines(data)
 	cal, err := ics.ParseCalendar(bytes.NewReader(data))
+	if err == nil && len(cal.Events()) != len(evLines) {
+		// Events the text does not show where they begin: read block
+		// by block, each with its line, if that can be done.
+		evLines = nil
+		if c, l, w, e := parseByEvent(file, data, nil); e == nil && c != nil {
+			cal, evLines, warns = c, l, w
+		}
+	}
 	if err != nil {
-		cal, warns, err = parseByEvent(file, data, err)
+		cal, evLines, warns, err = parseByEvent(file, data, err)
 		if err != nil {
 			return nil, warns, err
 		}
@@ -44,8 +55,16 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		named *time.Location // the zone the calendar names
 	)
 	for _, p := range cal.CalendarProperties {
-		if p.IANAToken == "X-WR-TIMEZONE" {
+		switch strings.ToUpper(p.IANAToken) {
+		case "X-WR-TIMEZONE":
 			named = loadZone(p.Value)
+		case "NAME", "X-WR-CALNAME":
+			if name := calendarName(p.Value); name != "" && conf.Name == conferenceFromName(file).Name {
+				conf = ConferenceNamed(name)
+				if conf.ID == "" { // a name without a letter of ASCII
+					conf = index.Conference{ID: conferenceFromName(file).ID, Name: name}
+				}
+			}
 		}
 	}
 	if named == nil {
@@ -58,7 +77,7 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 			}
 		}
 	}
-	for _, ev := range cal.Events() {
+	for i, ev := range cal.Events() {
 		get := func(p ics.ComponentProperty) string {
 			if v := ev.GetProperty(p); v != nil {
 				return v.Value
@@ -67,10 +86,8 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		}
 		uid := strings.TrimSpace(get(ics.ComponentPropertyUniqueId))
 		line := 0
-		if uid != "" {
-			if at := bytes.Index(data, []byte("UID:"+uid)); at >= 0 {
-				line = lineAt(data, int64(at))
-			}
+		if i < len(evLines) {
+			line = evLines[i]
 		}
 		warn := func(format string, args ...any) {
 			warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -92,6 +109,7 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 			Track:      cleanLine(get(ics.ComponentPropertyCategories)),
 			Room:       cleanLine(get(ics.ComponentPropertyLocation)),
 			URL:        strings.TrimSpace(get(ics.ComponentPropertyUrl)),
+			Language:   icalLanguage(ev),
 			Kind:       KindOf(""),
 			Sources:    []string{file},
 		}
@@ -127,6 +145,58 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 	talks, w := assignIDs(file, talks, lines)
 	return talks, append(warns, w...), nil
 }
+
+// icalLanguage is the LANGUAGE parameter (RFC 5545 3.2.10) of the
+// event's SUMMARY, else of its DESCRIPTION.
+func icalLanguage(ev *ics.VEvent) string {
+	for _, p := range []ics.ComponentProperty{ics.ComponentPropertySummary, ics.ComponentPropertyDescription} {
+		if v := ev.GetProperty(p); v != nil {
+			if l := v.ICalParameters["LANGUAGE"]; len(l) > 0 {
+				return Languages(strings.Join(l, ","))
+			}
+		}
+	}
+	return ""
+}
+
+// veventLines are the lines of the BEGIN:VEVENT lines of data, in order.
+func veventLines(data []byte) []int {
+	var out []int
+	for i, l := range bytes.SplitAfter(data, []byte("\n")) {
+		if isICalLine(l, "BEGIN:VEVENT") {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// isICalLine: l is the content line s; a line beginning with a blank
+// continues the line before it.
+func isICalLine(l []byte, s string) bool {
+	return strings.EqualFold(string(bytes.TrimRight(l, " \t\r\n")), s)
+}
+
+// calendarName is the conference a calendar's NAME or X-WR-CALNAME names:
+// without the words that name only the file ("PyCon UK 2015 Schedule" is
+// PyCon UK 2015); "" for a name of such words only (Pentabarf's "iCal").
+func calendarName(v string) string {
+	words := strings.Fields(cleanLine(strings.NewReplacer(`\,`, ",", `\;`, ";", `\n`, " ", `\N`, " ").Replace(v)))
+	generic := func(w string) bool {
+		w = strings.ToLower(strings.Trim(w, "-–—:|/,.()[]"))
+		return w == "" || genericNames[w] || calendarWords[w]
+	}
+	for len(words) > 0 && generic(words[0]) {
+		words = words[1:]
+	}
+	for len(words) > 0 && generic(words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	return strings.Join(words, " ")
+}
+
+// calendarWords, with genericNames, are the words of a calendar's name
+// that say it is a calendar, not which conference it is.
+var calendarWords = map[string]bool{"icalendar": true, "ics": true, "feed": true, "timetable": true, "full": true}
 
 func loadZone(name string) *time.Location {
 	name = strings.TrimSpace(name)
@@ -179,9 +249,11 @@ func icalTime(p *ics.IANAProperty, own *time.Location, zone *fileZone, line int,
 // VEVENT in turn. An event still refused is a warning with its line; one
 // whose only fault is Pentabarf's quotes inside a quoted CN parameter
 // (CN="David "Blackmagic" Elahee") is read with those quotes made single.
-func parseByEvent(file string, data []byte, whole error) (*ics.Calendar, []Warning, error) {
+//
+// It returns, with the calendar, the line of each event it holds.
+func parseByEvent(file string, data []byte, whole error) (*ics.Calendar, []int, []Warning, error) {
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	isLine := func(l []byte, s string) bool { return strings.EqualFold(string(bytes.TrimSpace(l)), s) }
+	isLine := isICalLine
 	first := -1
 	for i, l := range lines {
 		if isLine(l, "BEGIN:VEVENT") {
@@ -190,14 +262,29 @@ func parseByEvent(file string, data []byte, whole error) (*ics.Calendar, []Warni
 		}
 	}
 	if first < 0 {
-		return nil, nil, whole
+		return nil, nil, nil, whole
 	}
 	header := bytes.Join(lines[:first], nil)
 	cal, err := ics.ParseCalendar(bytes.NewReader(append(append([]byte{}, header...), "END:VCALENDAR\r\n"...)))
 	if err != nil {
-		return nil, nil, whole
+		return nil, nil, nil, whole
+	}
+	// Calendar properties may follow the events (vobject writes
+	// X-WR-CALNAME last): the header with what follows the last event.
+	last := len(lines)
+	for k := len(lines) - 1; k >= first; k-- {
+		if isLine(lines[k], "END:VEVENT") {
+			last = k + 1
+			break
+		}
+	}
+	if last < len(lines) {
+		if withTail, err := ics.ParseCalendar(bytes.NewReader(append(append([]byte{}, header...), bytes.Join(lines[last:], nil)...))); err == nil {
+			cal = withTail
+		}
 	}
 	var warns []Warning
+	var evLines []int
 	for i := first; i < len(lines); i++ {
 		if !isLine(lines[i], "BEGIN:VEVENT") {
 			continue
@@ -224,10 +311,11 @@ func parseByEvent(file string, data []byte, whole error) (*ics.Calendar, []Warni
 			warns = append(warns, Warning{File: file, Line: i + 1, Msg: fmt.Sprintf("event not read: %v", err)})
 		} else {
 			cal.Components = append(cal.Components, ev)
+			evLines = append(evLines, i+1)
 		}
 		i = j
 	}
-	return cal, warns, nil
+	return cal, evLines, warns, nil
 }
 
 func parseEvent(header, block []byte) (*ics.VEvent, error) {

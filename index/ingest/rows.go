@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -181,18 +182,23 @@ type indexRows struct {
 	talks    []index.Talk
 	warns    []Warning
 	seen     map[string]int
+	reps     *repeatedIDs
 	fileConf index.Conference
 	fail     error
 }
 
 // readIndexRows reads a whole file of a row format for the index.
 func readIndexRows(f rowFormat, file string, r io.Reader, maxRow int, opt Options) ([]index.Talk, []Warning, error) {
-	s := &indexRows{file: file, zone: fileZone{file: file, opt: opt.TimeZone}, seen: map[string]int{}}
+	s := &indexRows{file: file, zone: fileZone{file: file, opt: opt.TimeZone}, seen: map[string]int{}, reps: newRepeatedIDs(file, "id", "")}
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReaderSize(r, 64<<10)
 	}
-	if err := f.readRows(br, maxRow, s); err != nil {
+	err := f.readRows(br, maxRow, s)
+	// Each repeated id at the line of its first repeat, among the others.
+	s.warns = append(s.warns, s.reps.warnings()...)
+	sort.SliceStable(s.warns, func(i, j int) bool { return s.warns[i].Line < s.warns[j].Line })
+	if err != nil {
 		return nil, s.warns, err
 	}
 	if s.fail != nil {
@@ -304,7 +310,7 @@ func (s *indexRows) record(line int, rec *record) {
 		t.ID = id
 	}
 	if first, dup := s.seen[t.ID]; dup {
-		s.warn(line, "duplicate id %q (first at line %d): dropped", t.ID, first)
+		s.reps.add(t.ID, first, line, true)
 		return
 	}
 	s.seen[t.ID] = line
