@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 )
@@ -37,6 +38,27 @@ type ReloadStatus struct {
 	Reloads  int  // reloads finished, swapped in or refused
 	Failures int  // of those, the refused ones (the old index serves on)
 	Running  bool // a reload is under way
+}
+
+// SourceStatus is what /healthz tells of one seed file fetched from a URL:
+// when it was last fetched, found current or replaced, the last error (a
+// failed fetch, or a new copy refused: the last good copy serves on), and
+// the validators the next fetch asks with. Times are UTC, nil for never.
+type SourceStatus struct {
+	URL          string     `json:"url"`
+	LastAttempt  *time.Time `json:"last_attempt"`
+	LastSuccess  *time.Time `json:"last_success"`
+	LastChange   *time.Time `json:"last_change"`
+	LastError    string     `json:"last_error,omitempty"`
+	LastErrorAt  *time.Time `json:"last_error_at,omitempty"`
+	ETag         string     `json:"etag,omitempty"`
+	LastModified string     `json:"last_modified,omitempty"`
+	Bytes        int        `json:"bytes"`    // of the copy serving
+	HasCopy      bool       `json:"has_copy"` // false: nothing of this URL serves yet
+	Fetches      int        `json:"fetches"`
+	NotModified  int        `json:"not_modified"` // 304, or the same bytes: no re-index
+	Changes      int        `json:"changes"`      // new copies taken
+	Failures     int        `json:"failures"`     // failed fetches and refused copies
 }
 
 // ErrSeedsRejected marks a reload refused because the new seeds did not

@@ -72,6 +72,9 @@ func (s *server) healthz(c *gin.Context) {
 		st := s.opts.ReloadStatus()
 		h.Reloads, h.ReloadFailures, h.Reloading = &st.Reloads, &st.Failures, &st.Running
 	}
+	if s.opts.SourcesStatus != nil {
+		h.Sources = s.opts.SourcesStatus()
+	}
 	c.JSON(http.StatusOK, h)
 }
 

@@ -287,6 +287,8 @@ type healthDoc struct {
 	Reloads        *int   `json:"reloads,omitempty"`
 	ReloadFailures *int   `json:"reload_failures,omitempty"`
 	Reloading      *bool  `json:"reloading,omitempty"`
+	// Sources are the seeds fetched from URLs, when there are any.
+	Sources []SourceStatus `json:"sources,omitempty"`
 }
 
 // NewSearchDoc is the API document of a search result.

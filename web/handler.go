@@ -74,6 +74,9 @@ type Options struct {
 	Reload      ReloadFunc
 	// ReloadStatus, when set, adds the reloads' progress to /healthz.
 	ReloadStatus func() ReloadStatus
+	// SourcesStatus, when set, adds the seeds fetched from URLs to
+	// /healthz ("sources").
+	SourcesStatus func() []SourceStatus
 
 	// ClientBudget is the server time each client address earns per
 	// second for expensive searches (web.ClientBudgetRate; see limit.go);
