@@ -621,6 +621,7 @@ func TestPretalxStates(t *testing.T) {
 		`pycon-de-2025/submissions.json:5: submission "A4" without a title: skipped`,
 		`pycon-de-2025/submissions.json:3: submissions not indexed: 1 rejected, 1 withdrawn (the first here)`,
 		`pycon-de-2025/submissions.json:2: 1 speakers given as codes only, without names (ask the API with ?expand=speakers)`,
+		`pycon-de-2025/submissions.json:2: submission type given as ids only, which no object of this page names, in 1 submissions (the first here, submission "A1" ("Kept")): not read (ask the API with ?expand=submission_type)`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("warnings (-want +got):\n%s", d)
