@@ -3,8 +3,11 @@ package web
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	ics "github.com/arran4/golang-ical"
 	"github.com/gin-gonic/gin"
@@ -37,7 +40,7 @@ func (s *server) calendarStamp() time.Time { return s.opts.Now().UTC().Truncate(
 func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []byte {
 	cal := ics.NewCalendarFor("talksearch")
 	cal.SetMethod(ics.MethodPublish)
-	cal.SetXWRCalName(name)
+	cal.SetXWRCalName(calendarText(name))
 	zones := map[string]bool{}
 	stamp := s.calendarStamp()
 	for _, t := range talks {
@@ -53,18 +56,18 @@ func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []
 		if t.End != nil {
 			e.SetEndAt(*t.End)
 		}
-		e.SetSummary(t.Title)
-		if loc := eventLocation(t); loc != "" {
+		e.SetSummary(calendarText(t.Title))
+		if loc := calendarText(eventLocation(t)); loc != "" {
 			e.SetLocation(loc)
 		}
-		e.SetDescription(eventDescription(t))
-		link := t.URL
-		if link == "" {
-			link = base + "/talks/" + t.ID
+		e.SetDescription(calendarText(eventDescription(t)))
+		link, ok := webURL(t.URL)
+		if !ok {
+			link = base + "/talks/" + url.PathEscape(t.ID)
 		}
 		e.SetURL(link)
-		if t.Track != "" {
-			e.AddCategory(t.Track)
+		if track := calendarText(t.Track); track != "" {
+			e.AddCategory(track)
 		}
 	}
 	if len(zones) == 1 {
@@ -74,6 +77,42 @@ func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []
 	}
 	// RFC 5545 ends lines with CRLF; the library's default is LF.
 	return []byte(cal.Serialize(ics.WithNewLineWindows))
+}
+
+// calendarText is text from a data set as a calendar may carry it. The
+// library escapes line breaks, commas and semicolons of TEXT values, but
+// a bare CR, a NUL or an escape would reach the file as they are, and a
+// bidirectional override would reorder what the reader's calendar shows:
+// line breaks become "\n", other control characters and overrides go.
+func calendarText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r == '\r':
+			return '\n'
+		case unicode.IsControl(r), r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069', r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// webURL returns u when it is an absolute http or https URL with no
+// control character or space: the only links a calendar file written
+// from data carries (a URI value is written as it is, so a line break in
+// it would start a property or an event of the data's choosing, and a
+// javascript: or data: link would run in some readers).
+func webURL(u string) (string, bool) {
+	if u == "" || strings.IndexFunc(u, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }) >= 0 {
+		return "", false
+	}
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return "", false
+	}
+	return u, true
 }
 
 func eventLocation(t *index.Talk) string {
