@@ -52,7 +52,7 @@ type Format interface {
 // any line with a title and an abstract column, so it comes last. Seed
 // files and the organizers' submissions (Importer) are read by the same
 // formats.
-var Formats = []Format{frabXML{}, jsonLines{}, frabJSON{}, pretalxAPI{}, iCalendar{}, csvFormat{}}
+var Formats = []Format{frabXML{}, jsonLines{}, frabJSON{}, pretalxAPI{}, sessionize{}, iCalendar{}, csvFormat{}}
 
 // ErrUnknownFormat is returned by ReadFile for data that no reader knows.
 var ErrUnknownFormat = errors.New("unknown format")

@@ -422,6 +422,7 @@ func TestSubmissionsEveryFormat(t *testing.T) {
 		filepath.Join(formatsDir, "frab-devroom.xml"), filepath.Join(formatsDir, "frab-camp.json"),
 		filepath.Join(formatsDir, "pentabarf.ical"), filepath.Join(formatsDir, "pretalx-submissions.json"),
 		filepath.Join(formatsDir, "synthetic-sample.jsonl"), filepath.Join(submissionsDir, "submissions.csv"),
+		filepath.Join(formatsDir, "sessionize-all-data.json"),
 	} {
 		name := filepath.Base(path)
 		data, err := os.ReadFile(path)
