@@ -39,12 +39,9 @@ func (g *globals) loadServeCorpus(dir string, log zerolog.Logger) (c *ingest.Cor
 		c, err = g.loadCorpusLogged(log)
 		return c, src, save, err
 	}
-	loc, err := ingest.ParseZone(g.timeZone)
-	if err != nil {
-		return nil, src, save, fmt.Errorf("--time-zone: %w", err)
-	}
-	opt := ingest.Options{TimeZone: loc}
-	key, err := ingest.SourcesKey(g.seedPaths, opt)
+	opt := ingest.Options{TimeZone: g.zone}
+	srcs := g.fetchedSources()
+	key, err := ingest.KeySources(srcs, opt)
 	if err != nil {
 		return nil, src, save, fmt.Errorf("load seeds: %w", err)
 	}
@@ -60,7 +57,7 @@ func (g *globals) loadServeCorpus(dir string, log zerolog.Logger) (c *ingest.Cor
 		log.Warn().Err(err).Str("path", dir).Msg("kept corpus unusable: ingesting the seeds")
 	}
 	if !src.Kept {
-		if c, key, err = ingest.LoadPathsKeyed(g.seedPaths, opt); err != nil {
+		if c, key, err = ingest.LoadSourcesKeyed(srcs, opt); err != nil {
 			return nil, src, save, fmt.Errorf("load seeds: %w", err)
 		}
 		save = func() {

@@ -35,6 +35,11 @@ type reloader struct {
 	// status is what /healthz shows of the reloads (web.ReloadStatus).
 	statusMu sync.Mutex
 	st       web.ReloadStatus
+	// fetch and settle, set when seeds are URLs (remote.go): fetch asks
+	// each URL for a new copy, how many came; settle accepts them once
+	// the corpus read with them serves, or refuses them (nil: it serves).
+	fetch  func(ctx context.Context) int
+	settle func(refused error)
 }
 
 // status is a web.Options.ReloadStatus.
@@ -59,16 +64,27 @@ func (r *reloader) setStatus(running bool, err error) {
 
 // newReloader re-reads the seeds named by --seeds (the embedded seeds give
 // the same corpus every time) and swaps with swap, the engine's Replace.
-// serving is the corpus the server started with.
+// serving is the corpus the server started with. Seeds given as URLs are
+// fetched again at each reload; their new copies are read with the other
+// seeds and kept only if the reload succeeds (remote.go).
 func newReloader(g *globals, serving *ingest.Corpus, swap func(*ingest.Corpus) error, allowDrop bool, log zerolog.Logger) *reloader {
-	return &reloader{
-		load:      g.loadSeeds,
+	r := &reloader{
+		load:      g.loadCurrent,
 		swap:      swap,
 		log:       log,
 		skipped:   skippedFiles(serving),
 		serving:   sourcesOf(serving.Talks),
 		allowDrop: allowDrop,
 	}
+	if len(g.remoteSeeds()) > 0 {
+		r.fetch = func(ctx context.Context) int {
+			return g.fetchAll(ctx, false, func(url string, err error) {
+				log.Warn().Str("url", url).Err(err).Msg("fetch: the last good copy stays")
+			})
+		}
+		r.settle = g.settle
+	}
+	return r
 }
 
 // skippedFiles are the files of a corpus with a whole-file warning (line
@@ -115,10 +131,58 @@ func (r *reloader) reload(ctx context.Context, o web.ReloadOptions) (rep web.Rel
 	defer r.mu.Unlock()
 	r.setStatus(true, nil)
 	defer func() { r.setStatus(false, err) }()
+	if r.fetch != nil {
+		r.fetch(ctx)
+	}
 	return r.reloadLocked(o)
 }
 
-func (r *reloader) reloadLocked(o web.ReloadOptions) (web.ReloadReport, error) {
+// refresh fetches the seeds given as URLs and reloads when one of them
+// changed. A 304, the same bytes or a failed fetch cost no re-index: the
+// copies serving stay.
+func (r *reloader) refresh(ctx context.Context) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fetch == nil || r.fetch(ctx) == 0 {
+		return
+	}
+	r.log.Info().Msg("reload: a seed URL has a new copy")
+	r.setStatus(true, nil)
+	_, err := r.reloadLocked(web.ReloadOptions{})
+	r.setStatus(false, err)
+}
+
+// watchRefresh refreshes every interval until ctx ends or stop is called;
+// stop waits for a refresh in progress to finish.
+func (r *reloader) watchRefresh(ctx context.Context, every time.Duration) (stop func()) {
+	if r.fetch == nil || every <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				r.refresh(ctx)
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+func (r *reloader) reloadLocked(o web.ReloadOptions) (rep web.ReloadReport, err error) {
+	if r.settle != nil {
+		defer func() { r.settle(err) }()
+	}
 	start := time.Now()
 	r.log.Info().Msg("reload: reading the seeds")
 	c, err := r.load()
@@ -140,7 +204,7 @@ func (r *reloader) reloadLocked(o web.ReloadOptions) (web.ReloadReport, error) {
 	}
 	r.skipped = skippedFiles(c)
 	r.serving = sourcesOf(c.Talks)
-	rep := web.ReloadReport{Talks: len(c.Talks), Warnings: len(c.Report.Warnings), TookMS: float64(time.Since(start).Microseconds()) / 1000}
+	rep = web.ReloadReport{Talks: len(c.Talks), Warnings: len(c.Report.Warnings), TookMS: float64(time.Since(start).Microseconds()) / 1000}
 	r.log.Info().Int("talks", rep.Talks).Int("warnings", rep.Warnings).Float64("took_ms", rep.TookMS).Msg("reload: new index serving")
 	return rep, nil
 }

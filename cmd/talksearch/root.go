@@ -6,22 +6,29 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/talksearch/talksearch/index/fetch"
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/seeds"
 )
 
 // globals are the flags every command shares.
 type globals struct {
-	seedPaths []string // --seeds, repeatable: files or directories
+	seedPaths []string // --seeds, repeatable: files, directories or URLs, each maybe with #Zone
 	timeZone  string   // --time-zone: the zone of sources that name none
 	logLevel  string
+	fetch     fetch.Options // --fetch-max-bytes, --fetch-connect-timeout, --fetch-timeout
 	stdout    io.Writer
 	stderr    io.Writer
+
+	// Set from the flags before a command runs (parseSeeds).
+	zone  *time.Location
+	seeds []*seedSpec // one per --seeds value
 }
 
 func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Command {
@@ -34,9 +41,13 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.PersistentFlags().StringArrayVar(&g.seedPaths, "seeds", nil, "a seed file or directory (repeatable): schedule XML/JSON, iCalendar, pretalx API, JSON Lines, Sched text (default: the seeds embedded in the binary)")
-	root.PersistentFlags().StringVar(&g.timeZone, "time-zone", "", "IANA zone (e.g. Europe/Brussels) of sources whose times name no zone")
-	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	pf := root.PersistentFlags()
+	pf.StringArrayVar(&g.seedPaths, "seeds", nil, "a seed file, directory or http(s) URL (repeatable): schedule XML/JSON, iCalendar, pretalx API, JSON Lines, Sched text; PATH#ZONE reads that source's times that name no zone in ZONE (default: the seeds embedded in the binary)")
+	pf.StringVar(&g.timeZone, "time-zone", "", "IANA zone (e.g. Europe/Brussels) of sources whose times name no zone, for the --seeds without a #ZONE of their own")
+	pf.StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	pf.Int64Var(&g.fetch.MaxBytes, "fetch-max-bytes", ingest.MaxFileSize, "largest file fetched from a --seeds URL, in bytes")
+	pf.DurationVar(&g.fetch.ConnectTimeout, "fetch-connect-timeout", fetch.DefaultConnectTimeout, "longest time to connect to a --seeds URL's server (TLS handshake included)")
+	pf.DurationVar(&g.fetch.Timeout, "fetch-timeout", fetch.DefaultTimeout, "longest time one fetch of a --seeds URL may take, redirects and body included")
 	root.AddCommand(
 		newIndexCmd(g),
 		newExportCmd(g),
@@ -46,7 +57,10 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 		newOverlapsCmd(g),
 	)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		return usage(applyEnv(cmd, getenv))
+		if err := applyEnv(cmd, getenv); err != nil {
+			return usage(err)
+		}
+		return usage(g.parseSeeds())
 	}
 	// Without Args and a Run, cobra would take an unknown command for the
 	// root's arguments and print the help with status 0; NoArgs names it as
@@ -77,7 +91,7 @@ func applyEnv(cmd *cobra.Command, getenv func(string) string) error {
 		}
 		values := []string{v}
 		if _, repeatable := f.Value.(pflag.SliceValue); repeatable {
-			values = filepath.SplitList(v)
+			values = splitList(v)
 		}
 		for _, one := range values {
 			if e := f.Value.Set(one); e != nil {
@@ -89,18 +103,58 @@ func applyEnv(cmd *cobra.Command, getenv func(string) string) error {
 	return err
 }
 
-// loadSeeds ingests the files and directories named by --seeds, or the
-// embedded seeds.
-func (g *globals) loadSeeds() (*ingest.Corpus, error) {
-	loc, err := ingest.ParseZone(g.timeZone)
-	if err != nil {
-		return nil, fmt.Errorf("--time-zone: %w", err)
+// splitList splits a PATH-style list (TALKSEARCH_SEEDS=a.xml:b.xml) at
+// its separators, but not inside a URL: the colon after its scheme and
+// before its port belong to it (https://host:8443/schedule.xml:b.xml).
+func splitList(v string) []string {
+	if filepath.ListSeparator != ':' {
+		return filepath.SplitList(v)
 	}
-	opt := ingest.Options{TimeZone: loc}
-	if len(g.seedPaths) == 0 {
+	var out []string
+	for v != "" {
+		end := strings.IndexByte(v, ':')
+		if scheme := strings.ToLower(v); strings.HasPrefix(scheme, "http://") || strings.HasPrefix(scheme, "https://") {
+			rest := v[strings.Index(v, "://")+3:]
+			authority := rest
+			if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+				authority = rest[:i]
+			}
+			after := len(v) - len(rest) + len(authority) // the end of host[:port]
+			end = -1
+			if i := strings.IndexByte(v[after:], ':'); i >= 0 {
+				end = after + i
+			}
+		}
+		if end < 0 {
+			out = append(out, v)
+			break
+		}
+		if end > 0 {
+			out = append(out, v[:end])
+		}
+		v = v[end+1:]
+	}
+	return out
+}
+
+// loadSeeds ingests the sources named by --seeds (fetching the URLs among
+// them), or the embedded seeds.
+func (g *globals) loadSeeds() (*ingest.Corpus, error) {
+	opt := ingest.Options{TimeZone: g.zone}
+	if len(g.seeds) == 0 {
 		return ingest.LoadFS(seeds.FS, opt)
 	}
-	return ingest.LoadPaths(g.seedPaths, opt)
+	return ingest.LoadSources(g.fetchedSources(), opt)
+}
+
+// loadCurrent is loadSeeds without fetching: the URLs' pending copies,
+// else their last good ones (a reload, once it has fetched).
+func (g *globals) loadCurrent() (*ingest.Corpus, error) {
+	opt := ingest.Options{TimeZone: g.zone}
+	if len(g.seeds) == 0 {
+		return ingest.LoadFS(seeds.FS, opt)
+	}
+	return ingest.LoadSources(g.sources(), opt)
 }
 
 // loadCorpus ingests the seeds and prints each ingestion warning to stderr

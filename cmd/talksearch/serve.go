@@ -38,6 +38,7 @@ type serveOptions struct {
 	cacheMiB          int
 	allowDrop         bool
 	clientBudget      time.Duration
+	refresh           time.Duration
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -63,6 +64,14 @@ Seeds that would drop talks found in no other seed file (a deleted seed)
 are refused at a reload, and at start against the talks of the --index
 directory, unless --allow-drop (a reload: POST /admin/reload?force=true).
 
+Seeds given as URLs (--seeds https://…/schedule.xml) are fetched at start
+and, with --refresh, again at that interval, asking whether the file changed
+(If-None-Match, If-Modified-Since): a new copy is re-read with the other seeds
+and swapped in like a reload, under the same rules, so a cut or broken
+download never replaces a good schedule; a failed fetch keeps the last good
+copy. /healthz lists each URL's last success, last error and ETag under
+"sources".
+
 One process at a time may serve an --index directory: a second one exits
 with an error naming it and removes nothing.`,
 		Args: cobra.NoArgs,
@@ -83,6 +92,7 @@ with an error naming it and removes nothing.`,
 	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
 	f.IntVar(&o.cacheMiB, "cache-mib", 8, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
 	f.DurationVar(&o.clientBudget, "client-budget", web.ClientBudgetRate, "server time per second each client address may spend on long searches (more than 8 words or 64 characters), 429 beyond; 0: no budgets (behind a proxy), only the server-wide places")
+	f.DurationVar(&o.refresh, "refresh", 0, "fetch the --seeds URLs again at this interval (e.g. 5m) and re-index when one changed; 0: only at start and on a reload")
 	f.BoolVar(&o.allowDrop, "allow-drop", false, "accept seeds that drop talks found in no other seed file (a deleted seed), at start and on every reload")
 	return cmd
 }
@@ -104,6 +114,9 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 		return usage(fmt.Errorf("--client-budget %s: need 0 (none) or more", budget))
 	case budget == 0:
 		budget = -1 // web: no budgets; its 0 is the default
+	}
+	if o.refresh < 0 {
+		return usage(fmt.Errorf("--refresh %s: need 0 (never) or more", o.refresh))
 	}
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
 	hup, restoreHUP := catchSIGHUP() // before the build: see reload.go
@@ -160,10 +173,11 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	reload := newReloader(g, corpus, func(c *ingest.Corpus) error { return engine.Replace(c.Talks) }, o.allowDrop, log)
 	stopHUP := reload.watchSIGHUP(ctx, hup)
 	defer stopHUP()
+	defer reload.watchRefresh(ctx, o.refresh)()
 
 	h, err := web.NewHandler(catalog{engine, overlap.NewReports(engine)}, log, web.Options{
 		RequestTimeout: o.requestTimeout, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
-		ReloadStatus: reload.status, ClientBudget: budget,
+		ReloadStatus: reload.status, ClientBudget: budget, SourcesStatus: g.sourcesStatus(),
 	})
 	if err != nil {
 		return fmt.Errorf("web handler: %w", err)
