@@ -20,7 +20,12 @@ var CSVHeader = []string{"section", "kind", "score", "a", "title_a", "b", "title
 // line and reason). Passages are left out: they are HTML.
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	write := func(rec ...string) { _ = cw.Write(rec) } // the error stays in cw, checked below
+	write := func(rec ...string) {
+		for i := range rec {
+			rec[i] = spreadsheetCell(rec[i])
+		}
+		_ = cw.Write(rec) // the error stays in cw, checked below
+	}
 	write(CSVHeader...)
 	ts := func(t *time.Time) string {
 		if t == nil {
@@ -60,4 +65,16 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// spreadsheetCell is a cell a spreadsheet shows as the text it is: one
+// starting with =, +, -, @, a tab or a CR is read as a formula by Excel,
+// LibreOffice and Sheets (`=cmd|' /C calc'!A0`, `=HYPERLINK(…)`), so it
+// gets a leading apostrophe, as OWASP's CSV injection advice says. The
+// data of a call for papers is anyone's to write.
+func spreadsheetCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
