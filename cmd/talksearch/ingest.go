@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -25,7 +26,10 @@ merged, unscheduled talks, talks per source file, each merge and every warning.`
 			if err != nil {
 				return err
 			}
-			return printSummary(g.stdout, c)
+			if err := printSummary(g.stdout, c); err != nil {
+				return err
+			}
+			return noTalksError(c.Report)
 		},
 	}
 }
@@ -47,9 +51,23 @@ names). A value the seeds do not state is absent. The output reads back with
 			if err != nil {
 				return err
 			}
-			return exportTalks(g.stdout, c.Talks)
+			if err := exportTalks(g.stdout, c.Talks); err != nil {
+				return err
+			}
+			return noTalksError(c.Report)
 		},
 	}
+}
+
+// noTalksError is the failure of index and export when a seed file gave
+// no talk (refused, unreadable, or without any): the talks of the other
+// files are still written, but the exit status says the data is not all
+// there, so that a script does not publish a schedule without a file.
+func noTalksError(r ingest.Report) error {
+	if len(r.NoTalks) == 0 {
+		return nil
+	}
+	return fmt.Errorf("no talk read from %s (see the warnings)", strings.Join(r.NoTalks, ", "))
 }
 
 // exportTalks writes talks as JSON Lines. HTML escaping is off: the output

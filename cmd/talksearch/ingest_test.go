@@ -115,12 +115,13 @@ func TestSeedsEnvironmentList(t *testing.T) {
 }
 
 // TestIndexSeedsDir reads a directory named by the environment, prints
-// the warnings of bad files and goes on; a directory without seeds fails.
+// the warnings of bad files and goes on, then fails naming the files that
+// gave no talk; a directory without seeds fails.
 func TestIndexSeedsDir(t *testing.T) {
 	bad := filepath.Join("..", "..", "index", "ingest", "testdata", "bad")
 	out, stderr, err := runCmd(t, map[string]string{"TALKSEARCH_SEEDS": bad}, "index")
-	if err != nil {
-		t.Fatal(err)
+	if exitCode(err) != exitFailure || !strings.Contains(err.Error(), "no talk read from 000_empty.txt, 001_binary.txt, 002_noise.txt") {
+		t.Errorf("err = %v, want status 1 naming the files without talks", err)
 	}
 	if !strings.Contains(out, "talks:              3\n") || !strings.Contains(stderr, "warning: 000_empty.txt:0: empty file\n") ||
 		!strings.Contains(stderr, "warning: 003_truncated.txt:5: truncated session block") {

@@ -144,6 +144,19 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(corpus.Talks) == 0 {
+		// An empty site answering 200 would hide that the seeds were
+		// refused; a file without talks beside others that have some is
+		// a warning (logged with the others) and the site starts.
+		why := noTalksError(corpus.Report)
+		if why == nil {
+			why = errors.New("the seeds hold none (see the warnings)")
+		}
+		return fmt.Errorf("no talks to serve: %w", why)
+	}
+	if n := corpus.Report.NoTalks; len(n) > 0 {
+		log.Warn().Strs("files", n).Msg("seed files gave no talk: serving the others")
+	}
 	if o.indexDir != "" {
 		if err := checkPersistedDrop(o.indexDir, corpus, o.allowDrop, log); err != nil {
 			return err

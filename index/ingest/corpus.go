@@ -28,6 +28,10 @@ type Report struct {
 	Unscheduled int         // talks known only from the abstract dumps
 	Merges      []Merge     // what was merged, from which file, in file order
 	PerFile     []FileStats // one per seed file, sorted by name
+	// NoTalks are the seed files that gave no talk (refused, unreadable,
+	// or read without one), sorted; documentation beside the seeds is
+	// none of them. The warnings say why.
+	NoTalks []string
 }
 
 // What Load made of a seed file.
@@ -170,6 +174,11 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			r.Warnings = append(r.Warnings, d.Warnings...)
 			dumps = append(dumps, d)
 			dumpNames = append(dumpNames, in.name)
+		}
+	}
+	for i, in := range inputs {
+		if fst := r.PerFile[i]; !in.skip && fst.Read == 0 && fst.Paragraphs == 0 {
+			r.NoTalks = append(r.NoTalks, in.name)
 		}
 	}
 	// The file a merged session is first read from gives its id and

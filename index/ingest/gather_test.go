@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -233,4 +234,24 @@ func FuzzICalLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNoTalks: Report.NoTalks names every seed file that gave no talk,
+// refused or read without one, and not the documentation beside them.
+func TestNoTalks(t *testing.T) {
+	ev := func(status string) string {
+		return "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nDTSTART:20250201T100000Z\nSUMMARY:Talk\nSTATUS:" + status + "\nEND:VEVENT\nEND:VCALENDAR\n"
+	}
+	c, err := LoadFS(fstest.MapFS{
+		"README.md":     {Data: []byte("These are the seeds.")},
+		"good.ics":      {Data: []byte(ev("CONFIRMED"))},
+		"cancelled.ics": {Data: []byte(ev("CANCELLED"))},
+		"other.json":    {Data: []byte(`{"generator": "x"}`)},
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"cancelled.ics", "other.json"}; !cmp.Equal(c.Report.NoTalks, want) || len(c.Talks) != 1 {
+		t.Errorf("NoTalks %v, want %v (%d talks)", c.Report.NoTalks, want, len(c.Talks))
+	}
 }
