@@ -111,7 +111,8 @@ func TestRepeatedIDsOncePerID(t *testing.T) {
 
 // TestICalCommunityFixture reads ical-community.ics through Load: the
 // calendar's X-WR-CALNAME (after the events) names the conference, meals
-// without a type are breaks, and the repeated UID is one warning.
+// without a type are breaks, an event in two languages has both, and the
+// repeated UID is one warning.
 func TestICalCommunityFixture(t *testing.T) {
 	c, err := LoadPaths([]string{filepath.Join(formatsDir, "ical-community.ics")}, Options{})
 	if err != nil {
@@ -120,6 +121,9 @@ func TestICalCommunityFixture(t *testing.T) {
 	kinds := map[string]index.Kind{}
 	for _, tk := range c.Talks {
 		kinds[tk.Title] = tk.Kind
+		if tk.Title == "Lightning Talks / Blitzvorträge" && !cmp.Equal(tk.Languages(), []string{"de", "en"}) {
+			t.Errorf("%s: languages %q, want de and en", tk.Title, tk.Languages())
+		}
 		if tk.Conference != (index.Conference{ID: "riverside-python-day-2025", Name: "Riverside Python Day 2025"}) {
 			t.Errorf("%s: conference %+v", tk.Title, tk.Conference)
 		}
@@ -128,6 +132,7 @@ func TestICalCommunityFixture(t *testing.T) {
 		"Registration / Breakfast": index.KindBreak, "Packaging ohne Tränen, mit uv": index.KindTalk,
 		"Coffee Break": index.KindBreak, "Breaking the build on purpose": index.KindTalk, "Lunch": index.KindBreak,
 		"Lunch and learn: typing in anger": index.KindTalk, "Afternoon Coffee & Snacks": index.KindBreak, "Supper": index.KindBreak,
+		"Lightning Talks / Blitzvorträge": index.KindTalk,
 	}
 	if d := cmp.Diff(want, kinds); d != "" {
 		t.Errorf("kinds (-want +got):\n%s", d)
