@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -150,7 +151,9 @@ type frabJSONPerson struct {
 	ID         flexID `json:"id"`
 	Code       string `json:"code"`
 	PublicName string `json:"public_name"`
-	Name       string `json:"name"`
+	// FullPublicName is frab 0.8's (2013) name of the speaker.
+	FullPublicName string `json:"full_public_name"`
+	Name           string `json:"name"`
 }
 
 type frabJSONEvent struct {
@@ -158,6 +161,7 @@ type frabJSONEvent struct {
 	GUID        string           `json:"guid"`
 	URL         string           `json:"url"`
 	Date        string           `json:"date"`
+	Start       string           `json:"start"`
 	Duration    string           `json:"duration"`
 	Room        string           `json:"room"`
 	Title       string           `json:"title"`
@@ -169,52 +173,61 @@ type frabJSONEvent struct {
 	Persons     []frabJSONPerson `json:"persons"`
 }
 
+// frabJSONDay is a day of the schedule with its events in file order.
+type frabJSONDay struct {
+	date, dayStart string
+	line           int
+	events         []frabJSONEvent
+	lines          []int
+}
+
 func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
 	if err := checkUTF8(data); err != nil {
 		return nil, nil, err
 	}
 	var (
-		talks []index.Talk
-		lines []int
-		warns []Warning
-		conf  index.Conference
-		loc   = opt.TimeZone
+		warns                     []Warning
+		days                      []*frabJSONDay
+		acronym, title, dayChange string
+		dayChangeLine             int
+		loc                       = opt.TimeZone
 	)
 	dec := json.NewDecoder(bytes.NewReader(data))
-	event := func(dec *json.Decoder) error {
-		line := valueLine(data, dec)
-		var ev frabJSONEvent
-		if err := dec.Decode(&ev); err != nil {
-			return err
-		}
-		if conf.ID == "" {
-			conf = conferenceFromName(file)
-		}
-		t, w := ev.talk(file, line, conf, loc)
-		warns = append(warns, w...)
-		if t != nil {
-			talks = append(talks, *t)
-			lines = append(lines, line)
-		}
-		return nil
-	}
 	day := func(dec *json.Decoder) error {
+		d := &frabJSONDay{line: valueLine(data, dec)}
+		days = append(days, d)
 		return walkObject(dec, func(dec *json.Decoder, key string) error {
-			if key != "rooms" {
-				return skipValue(dec)
+			switch key {
+			case "date":
+				return dec.Decode(&d.date)
+			case "day_start":
+				return dec.Decode(&d.dayStart)
+			case "rooms":
+				return walkObject(dec, func(dec *json.Decoder, _ string) error {
+					return walkArray(dec, func(dec *json.Decoder) error {
+						line := valueLine(data, dec)
+						var ev frabJSONEvent
+						if err := dec.Decode(&ev); err != nil {
+							return err
+						}
+						d.events = append(d.events, ev)
+						d.lines = append(d.lines, line)
+						return nil
+					})
+				})
 			}
-			return walkObject(dec, func(dec *json.Decoder, _ string) error {
-				return walkArray(dec, event)
-			})
+			return skipValue(dec)
 		})
 	}
-	var acronym, title string
 	conference := func(dec *json.Decoder, key string) error {
 		switch key {
 		case "acronym":
 			return dec.Decode(&acronym)
 		case "title":
 			return dec.Decode(&title)
+		case "day_change":
+			dayChangeLine = valueLine(data, dec)
+			return dec.Decode(&dayChange)
 		case "time_zone_name":
 			var name string
 			line := valueLine(data, dec)
@@ -228,8 +241,6 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 			}
 			return nil
 		case "days":
-			// acronym and title come first in every exporter we know.
-			conf = conferenceOf(acronym, title, file)
 			return walkArray(dec, day)
 		}
 		return skipValue(dec)
@@ -251,11 +262,105 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, warns, fmt.Errorf("line %d: data after the schedule object", valueLine(data, dec))
 	}
+	conf := conferenceOf(acronym, title, file)
+	change, hasChange := -1, false
+	if s := strings.TrimSpace(dayChange); s != "" {
+		if m, ok := clockMinutes(s); ok {
+			change, hasChange = m, true
+		} else {
+			warns = append(warns, Warning{File: file, Line: dayChangeLine, Msg: fmt.Sprintf("day_change %q is not HH:MM: the day change is taken from each day's events", dayChange)})
+		}
+	}
+	var (
+		talks []index.Talk
+		lines []int
+		zone  = &fileZone{file: file, opt: loc}
+	)
+	for _, d := range days {
+		dc := frabJSONDayChange{date: strings.TrimSpace(d.date), change: change}
+		if !hasChange {
+			dc.change = dayStartClock(d.dayStart)
+			if dc.change < 0 {
+				dc.change = inferDayChange(d.events)
+			}
+		}
+		for i := range d.events {
+			t, w := d.events[i].talk(file, d.lines[i], conf, loc, dc, zone)
+			warns = append(warns, w...)
+			if t != nil {
+				talks = append(talks, *t)
+				lines = append(lines, d.lines[i])
+			}
+		}
+	}
 	talks, w := assignIDs(file, talks, lines)
 	return talks, append(warns, w...), nil
 }
 
-func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc *time.Location) (*index.Talk, []Warning) {
+// frabJSONDayChange is what a start-only event needs of its day: the day's
+// date and the time of day ("04:00", in minutes) before which a start is
+// already the next calendar day, as frab writes the night's events under
+// the day they belong to.
+type frabJSONDayChange struct {
+	date   string
+	change int
+}
+
+// clockMinutes reads "HH:MM" or "HH:MM:SS" as minutes after midnight.
+func clockMinutes(s string) (int, bool) {
+	t, err := time.Parse("15:04", strings.TrimSpace(s))
+	if err != nil {
+		t, err = time.Parse("15:04:05", strings.TrimSpace(s))
+	}
+	if err != nil {
+		return 0, false
+	}
+	return t.Hour()*60 + t.Minute(), true
+}
+
+// dayStartClock is the clock time of a day's day_start (c3voc schema), in
+// minutes; -1 where there is none.
+func dayStartClock(s string) int {
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+	if err != nil {
+		return -1
+	}
+	return t.Hour()*60 + t.Minute()
+}
+
+// inferDayChange finds a day's change where the schedule states none (frab
+// 0.8): the night's events are the day's first starts in clock order,
+// before noon and followed by the longest pause of the day, longer than
+// the pause from the day's last start to its first. It returns the start
+// after that pause, or 0 (no start is the next day).
+func inferDayChange(events []frabJSONEvent) int {
+	var starts []int
+	for _, ev := range events {
+		if strings.TrimSpace(ev.Date) != "" {
+			continue
+		}
+		if m, ok := clockMinutes(ev.Start); ok {
+			starts = append(starts, m)
+		}
+	}
+	if len(starts) < 2 {
+		return 0
+	}
+	sort.Ints(starts)
+	wrap := starts[0] + 24*60 - starts[len(starts)-1]
+	best, at := wrap, -1
+	for i := 0; i+1 < len(starts) && starts[i] < 12*60; i++ {
+		if gap := starts[i+1] - starts[i]; gap > best {
+			best, at = gap, i
+		}
+	}
+	if at < 0 {
+		return 0
+	}
+	return starts[at+1]
+}
+
+func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc *time.Location, day frabJSONDayChange, zone *fileZone) (*index.Talk, []Warning) {
 	var warns []Warning
 	warn := func(format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -264,7 +369,7 @@ func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc 
 	if id == "" {
 		id = ev.GUID
 	}
-	t := frabEvent{id: id, title: ev.Title, abstract: markdownText(ev.Abstract), description: markdownText(ev.Description),
+	t := frabEvent{id: id, title: ev.Title, abstract: ev.Abstract, description: ev.Description,
 		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
@@ -272,9 +377,12 @@ func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc 
 	}
 	title := t.Title
 	for _, p := range ev.Persons {
-		name := cleanLine(p.PublicName)
+		name := cleanField(p.PublicName)
 		if name == "" {
-			name = cleanLine(p.Name)
+			name = cleanField(p.FullPublicName)
+		}
+		if name == "" {
+			name = cleanField(p.Name)
 		}
 		pid := string(p.ID)
 		if pid == "" {
@@ -288,13 +396,31 @@ func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc 
 	if err != nil {
 		warn("event %q: %v", title, err)
 	}
-	if date := strings.TrimSpace(ev.Date); date != "" {
+	switch date, start := strings.TrimSpace(ev.Date), strings.TrimSpace(ev.Start); {
+	case date != "":
 		at, err := time.Parse(time.RFC3339, date)
 		if err != nil {
 			warn("event %q: date %q is not RFC 3339 with an offset: left unscheduled", title, date)
-		} else {
-			slot(t, at, dur, loc)
+			break
 		}
+		slot(t, at, dur, loc)
+	case start != "":
+		m, ok := clockMinutes(start)
+		if !ok {
+			warn("event %q: start %q is not HH:MM: left unscheduled", title, start)
+			break
+		}
+		d, err := time.Parse("2006-01-02", day.date)
+		if err != nil {
+			warn("event %q: start %q on a day without a date (YYYY-MM-DD): left unscheduled", title, start)
+			break
+		}
+		l := zone.loc(line, "the schedule (no time_zone_name, no per-event date with an offset)", &warns)
+		if m < day.change {
+			d = d.AddDate(0, 0, 1)
+		}
+		at := time.Date(d.Year(), d.Month(), d.Day(), m/60, m%60, 0, 0, l)
+		slot(t, at, dur, l)
 	}
 	return t, warns
 }

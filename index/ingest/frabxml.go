@@ -162,8 +162,8 @@ func attr(el xml.StartElement, name string) string {
 	return ""
 }
 
-// frabEvent is what frab's XML and JSON both say of an event, the texts
-// already made plain by each reader (HTML in the XML, Markdown in the JSON).
+// frabEvent is what frab's XML and JSON both say of an event, its texts as
+// the file has them (HTML, Markdown, entities, quotes: see cleanText).
 type frabEvent struct {
 	id, title, abstract, description, track, room, language, url, kind string
 }
@@ -171,7 +171,7 @@ type frabEvent struct {
 // talk is the event's Talk without speakers and slot; nil for an event
 // without a title, which cannot be one.
 func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
-	title := cleanLine(e.title)
+	title := cleanField(e.title)
 	if title == "" {
 		return nil
 	}
@@ -179,10 +179,10 @@ func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
 		Conference:  conf,
 		SourceID:    strings.TrimSpace(e.id),
 		Title:       title,
-		Abstract:    e.abstract,
-		Description: e.description,
-		Track:       cleanLine(e.track),
-		Room:        cleanLine(e.room),
+		Abstract:    cleanText(e.abstract),
+		Description: cleanText(e.description),
+		Track:       cleanField(e.track),
+		Room:        cleanField(e.room),
 		Language:    cleanLine(e.language),
 		URL:         strings.TrimSpace(e.url),
 		Kind:        KindOf(e.kind),
@@ -201,7 +201,7 @@ func (ev *xmlEvent) talk(file string, line int, day string, conf index.Conferenc
 	if strings.TrimSpace(id) == "" {
 		id = ev.GUID
 	}
-	t := frabEvent{id: id, title: ev.Title, abstract: htmlText(ev.Abstract), description: htmlText(ev.Description),
+	t := frabEvent{id: id, title: ev.Title, abstract: ev.Abstract, description: ev.Description,
 		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
@@ -209,7 +209,7 @@ func (ev *xmlEvent) talk(file string, line int, day string, conf index.Conferenc
 	}
 	title := t.Title
 	for _, p := range ev.Persons {
-		if name := cleanLine(p.Name); name != "" {
+		if name := cleanField(p.Name); name != "" {
 			t.Speakers = append(t.Speakers, index.Speaker{Name: name, SourceID: strings.TrimSpace(p.ID)})
 		}
 	}

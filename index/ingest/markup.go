@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -166,8 +167,17 @@ func (w *textWriter) addText(s string) {
 		}
 		return
 	}
-	w.addWords(s)
+	// A blank line in the text of an HTML fragment is a paragraph break
+	// to its writer, who mixed plain paragraphs with a link or two.
+	for i, part := range blankLine.Split(s, -1) {
+		if i > 0 {
+			w.endParagraph()
+		}
+		w.addWords(part)
+	}
 }
+
+var blankLine = regexp.MustCompile(`\n[ \t\r\f]*\n`)
 
 func (w *textWriter) addWords(s string) {
 	s = strings.Map(func(r rune) rune {

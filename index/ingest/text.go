@@ -1,6 +1,12 @@
 package ingest
 
-import "strings"
+import (
+	"html"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // cleanLine turns the invisible variants of a space into a plain space and
 // trims the line: the track line of the schedule is indented with a
@@ -17,4 +23,328 @@ func cleanLine(s string) string {
 	}, s)
 	// Runs of blanks inside a line are copy artefacts ("Brownie  (Vegetarian)").
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// cleanText is the one cleaning step every structured reader applies to a
+// talk's texts (abstract, description) before they become a Talk: entities
+// decoded until stable (exporters escape HTML once, twice, or escape text
+// that already held entities), HTML made text, Markdown made text where the
+// text shows Markdown syntax, a wrapping pair of quotes dropped (`""` is
+// empty). The result is in the Talk.Abstract form: paragraphs separated by
+// a blank line, lines within one by "\n". cleanText(cleanText(s)) ==
+// cleanText(s): a step is repeated until the text no longer changes, since
+// one form can hide another (Markdown inside an HTML block, quotes around
+// escaped HTML).
+func cleanText(s string) string {
+	for i := 0; i < maxCleanRounds; i++ {
+		next := cleanStep(s)
+		if next == s {
+			break
+		}
+		s = next
+	}
+	return s
+}
+
+// cleanField is cleanText for a one-line field: titles, tracks, rooms,
+// speaker names.
+func cleanField(s string) string {
+	if s == "" {
+		return ""
+	}
+	// A field without markup or entities needs only its blanks cleaned:
+	// most titles and names, read once per talk.
+	if !strings.ContainsAny(s, "&<*_[]`#\"\n\r") {
+		return cleanLine(s)
+	}
+	for i := 0; i < maxCleanRounds; i++ {
+		next := cleanLine(strings.ReplaceAll(cleanText(s), "\n", " "))
+		if next == s {
+			break
+		}
+		s = next
+	}
+	return s
+}
+
+// maxCleanRounds bounds the repetition of cleanStep; real texts are stable
+// after two rounds (the second only confirms the first).
+const maxCleanRounds = 4
+
+// maxMarkdownBytes is the largest text given to the Markdown parser: real
+// abstracts are a few kilobytes, and the parser's cost on crafted input
+// (thousands of unclosed "[a](", lists nested hundreds deep) grows faster
+// than its length. A longer text is read as plain text.
+const maxMarkdownBytes = 16 << 10
+
+// markdownSafe reports whether the Markdown parser may have s: at most
+// maxMarkdownBytes, at most maxMarkdownBrackets opening brackets (each
+// unclosed "[a](" makes the parser look ahead again) and block quotes
+// nested at most maxMarkdownQuotes deep.
+func markdownSafe(s string) bool {
+	if len(s) > maxMarkdownBytes || strings.Count(s, "[") > maxMarkdownBrackets {
+		return false
+	}
+	for _, l := range strings.Split(s, "\n") {
+		depth := 0
+		for _, r := range l {
+			if r == '>' {
+				depth++
+			} else if r != ' ' && r != '\t' {
+				break
+			}
+		}
+		if depth > maxMarkdownQuotes {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	maxMarkdownBrackets = 512
+	maxMarkdownQuotes   = 16
+)
+
+func cleanStep(s string) string {
+	s = decodeEntities(s)
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = unquote(strings.TrimSpace(s))
+	if s == "" {
+		return ""
+	}
+	switch {
+	case markdownSafe(s) && looksMarkdown(dedent(s)):
+		s = markdownText(escapeIntrawordStars(dedent(s)))
+	case looksHTML(s):
+		s = htmlText(s)
+	default:
+		s = textParagraphs(s)
+	}
+	return unquote(s)
+}
+
+// textParagraphs is plain text in the Talk.Abstract form: paragraphs at
+// blank lines, blanks cleaned in each line, and a line break that cuts a
+// sentence joined (see isHardWrap) where the line before it is long
+// enough to have been wrapped; short lines are a list's, as the HTML and
+// Markdown readers leave them.
+func textParagraphs(s string) string {
+	var ps []string
+	for _, p := range strings.Split(s, "\n\n") {
+		var b strings.Builder
+		prev := ""
+		for _, l := range strings.Split(p, "\n") {
+			l = cleanLine(l)
+			if l == "" {
+				if b.Len() > 0 {
+					ps = append(ps, b.String())
+					b.Reset()
+				}
+				prev = ""
+				continue
+			}
+			if b.Len() > 0 {
+				if utf8.RuneCountInString(prev) >= minWrappedLine && isHardWrap(prev, l) {
+					b.WriteByte(' ')
+				} else {
+					b.WriteByte('\n')
+				}
+			}
+			b.WriteString(l)
+			prev = l
+		}
+		if b.Len() > 0 {
+			ps = append(ps, b.String())
+		}
+	}
+	return joinParagraphs(ps)
+}
+
+// minWrappedLine is the shortest line taken to be cut by a hard wrap
+// (writers wrap at 60 to 80 columns).
+const minWrappedLine = 40
+
+// maxEntityRounds bounds the decoding of entities: each round undoes one
+// level of escaping, and runs of escaped ampersands ("&amp;amp;amp;") are
+// collapsed first, so only crafted text comes near it.
+const maxEntityRounds = 8
+
+// ampRun is an ampersand escaped any number of times ("&amp;amp;",
+// "&#38;#38;", the legacy "&amp" without its semicolon).
+var ampRun = regexp.MustCompile(`(?i)&(?:amp;?|#0*38;?|#x0*26;?){2,}`)
+
+// decodeEntities decodes HTML character references until the text no
+// longer changes.
+func decodeEntities(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	s = ampRun.ReplaceAllLiteralString(s, "&amp;")
+	for i := 0; i < maxEntityRounds && strings.Contains(s, "&"); i++ {
+		next := html.UnescapeString(s)
+		if next == s {
+			break
+		}
+		s = next
+	}
+	return s
+}
+
+// unquote drops a pair of double quotes that wraps the whole text (frab
+// 0.8 quoted every text: "\"An abstract\"", and "\"\"" for none), but not
+// the quotes of a text that starts and ends with two different quotations
+// (`"Yes" and "no"`).
+func unquote(s string) string {
+	for len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		body := s[1 : len(s)-1]
+		if i := strings.IndexByte(body, '"'); i >= 0 {
+			// The first inner quote must open a quotation, and every one
+			// must be closed.
+			prev, _ := utf8.DecodeLastRuneInString(body[:i])
+			if i > 0 && !unicode.IsSpace(prev) && !strings.ContainsRune("([{-–—/", prev) {
+				return s
+			}
+			if strings.Count(body, `"`)%2 != 0 {
+				return s
+			}
+		}
+		s = strings.TrimSpace(body)
+	}
+	return s
+}
+
+// htmlElements are the HTML elements that producers write in abstracts;
+// other text in angle brackets ("<1ms", "a<b then", "Vec<T>") is not
+// markup.
+var htmlElements = map[string]bool{}
+
+func init() {
+	for _, name := range strings.Fields(`a abbr b big blockquote br center cite code dd del div dl dt em font
+		h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p pre q s samp section small span strike strong sub sup
+		table tbody td th thead tr tt u ul var article header footer figure figcaption details summary iframe
+		script style noscript textarea title xmp plaintext noembed noframes template`) {
+		htmlElements[name] = true
+	}
+}
+
+// looksHTML reports whether s holds a tag of htmlElements (<p>, </a>,
+// <br/>, <a href="…">) or a comment.
+func looksHTML(s string) bool {
+	for i := strings.IndexByte(s, '<'); i >= 0; {
+		if isTagAt(s[i:]) {
+			return true
+		}
+		next := strings.IndexByte(s[i+1:], '<')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+// isTagAt reports whether s starts with a tag of htmlElements.
+func isTagAt(s string) bool {
+	if strings.HasPrefix(s, "<!--") {
+		return true
+	}
+	j := 1
+	if j < len(s) && s[j] == '/' {
+		j++
+	}
+	k := j
+	for k < len(s) && k-j < 12 && (s[k]|0x20 >= 'a' && s[k]|0x20 <= 'z' || k > j && s[k] >= '1' && s[k] <= '6') {
+		k++
+	}
+	if k == j || !htmlElements[strings.ToLower(s[j:k])] || k == len(s) {
+		return false
+	}
+	switch s[k] {
+	case '>':
+		return true
+	case '/':
+		return k+1 < len(s) && s[k+1] == '>'
+	case ' ', '\t', '\n', '\r', '\f':
+		// Attributes run to the '>', before any other '<', and one at
+		// least has a value: "a<b then b>a" is a comparison.
+		end := strings.IndexAny(s[k:], "<>")
+		return end >= 0 && s[k+end] == '>' && strings.Contains(s[k:k+end], "=")
+	}
+	return false
+}
+
+// markdownSyntax is what makes a text Markdown rather than plain text that
+// happens to hold a star or a bracket: strong emphasis, a link or an
+// image, a heading, a fenced block, a code span, emphasis between blanks,
+// a list item.
+var markdownSyntax = regexp.MustCompile("" +
+	`\*\*[^\s*][^\n]*?\*\*|` + // **strong**
+	`\]\([^)\s]*\)|\]\(\s*(?:https?://|mailto:|/|#)|` + // [text](url)
+	`(?m:^ {0,3}#{1,6}[ \t]+\S)|` + // # heading
+	"(?m:^ {0,3}(?:```|~~~))|" + // fenced code
+	"`[^`\\n]+`|" + // `code`
+	`(?m:(?:^|[\s(])\*[^\s*](?:[^*\n]*[^\s*])?\*(?:$|[\s).,;:!?]))|` + // *emphasis*
+	`(?m:(?:^|[\s(])_[^\s_](?:[^_\n]*[^\s_])?_(?:$|[\s).,;:!?]))|` + // _emphasis_
+	`(?m:^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S)|` + // - item, 1. item
+	`(?m:^ {0,3}\[[^\]\n]+\]:\s*\S)`) // [ref]: url
+
+func looksMarkdown(s string) bool {
+	return strings.ContainsAny(s, "*_[]#`~-+.)") && markdownSyntax.MatchString(s)
+}
+
+// dedent removes the indentation that every line after the first shares:
+// text pretty-printed into an XML element ("<description>First\n
+// Second") would otherwise be a Markdown code block from its second
+// paragraph on.
+func dedent(s string) string {
+	first, rest, ok := strings.Cut(s, "\n")
+	if !ok {
+		return s
+	}
+	lines := strings.Split(rest, "\n")
+	min := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " \t"))
+		if min < 0 || n < min {
+			min = n
+		}
+	}
+	if min <= 0 {
+		return s
+	}
+	for i, l := range lines {
+		if len(l) >= min {
+			lines[i] = l[min:]
+		} else {
+			lines[i] = strings.TrimLeft(l, " \t")
+		}
+	}
+	return first + "\n" + strings.Join(lines, "\n")
+}
+
+// escapeIntrawordStars escapes a star between two letters or digits
+// ("Teilnehmer*innen", "2*3*4"), which CommonMark would read as emphasis
+// but writers mean literally.
+func escapeIntrawordStars(s string) string {
+	if !strings.Contains(s, "*") {
+		return s
+	}
+	var b strings.Builder
+	prev := rune(-1)
+	for i, r := range s {
+		if r == '*' && (unicode.IsLetter(prev) || unicode.IsDigit(prev)) {
+			next, _ := utf8.DecodeRuneInString(s[i+1:])
+			if unicode.IsLetter(next) || unicode.IsDigit(next) {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
 }
