@@ -238,3 +238,63 @@ func FuzzReadFrab08(f *testing.F) {
 	fuzzFormat(f, frabJSON{}, "frab-congress-2013.json",
 		`{"schedule":{"conference":{"day_change":"25:00","days":[{"date":"2013-12-27","rooms":{"A":[{"id":"1","title":"&quot;&quot;","start":"00:00"},{"id":"2","title":"T","start":"99:99"},{"id":"3","title":"U","start":"11:00"}]}},{"rooms":{"B":[{"id":"4","title":"V","start":"10:00"}]}}]}}}`)
 }
+
+// TestFrabJSONFieldShapes: a field of a shape frab never writes costs that
+// field, with a warning on the event's line, never the event or the file.
+func TestFrabJSONFieldShapes(t *testing.T) {
+	data := []byte(`{"schedule": {"conference": {"title": "Shapes", "time_zone_name": "UTC", "days": [{"date": "2024-05-01", "rooms": {"A": [
+{"id": 1, "title": "Kept", "start": "10:00", "abstract": {"en": "x"}, "persons": [5, {"id": 7, "public_name": ["x"], "name": "Ana Ruiz"}]},
+"not an event",
+{"id": [2], "title": ["T"]},
+{"id": 3, "title": 2024, "start": 1100, "persons": "Ana", "duration": "00:30"}
+]}}]}}}`)
+	talks, warns, err := ReadFile("shapes.json", data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range warns {
+		got = append(got, w.String())
+	}
+	want := []string{
+		`shapes.json:2: event "Kept": a person is a number, not an object: ignored`,
+		`shapes.json:2: event "Kept": a person's public_name is an array, not a string: ignored`,
+		`shapes.json:2: event "Kept": abstract is an object, not a string: ignored`,
+		`shapes.json:3: event is a string, not an object: skipped`,
+		`shapes.json:4: event "": id is an array, not a string or a number: ignored`,
+		`shapes.json:4: event "": title is an array, not a string: ignored`,
+		`shapes.json:5: event "2024": persons is a string, not an array: ignored`,
+		`shapes.json:4: event "" without a title: skipped`,
+		`shapes.json:5: event "2024": start "1100" is not HH:MM: left unscheduled`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("warnings (-want +got):\n%s", d)
+	}
+	if len(talks) != 2 || talks[0].Title != "Kept" || len(talks[0].Speakers) != 1 || talks[0].Speakers[0].Name != "Ana Ruiz" ||
+		talks[0].Start == nil || talks[1].Title != "2024" || talks[1].Start != nil {
+		t.Errorf("talks %+v", talks)
+	}
+}
+
+// TestFrabXMLDayChange: in the XML too, a start-only event before the
+// conference's day_change is on the next calendar day.
+func TestFrabXMLDayChange(t *testing.T) {
+	data := []byte(`<schedule><conference><title>Night</title><time_zone_name>Europe/Berlin</time_zone_name><day_change>04:00</day_change></conference>
+<day date="2024-07-12"><room name="A">
+<event id="1"><start>23:00</start><duration>01:00</duration><title>Late</title></event>
+<event id="2"><start>01:30</start><duration>00:30</duration><title>Later</title></event>
+<event id="3"><start>04:00</start><duration>00:30</duration><title>Early</title></event>
+</room></day></schedule>`)
+	talks, warns, err := ReadFile("night.xml", data, Options{})
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	var got []string
+	for _, tk := range talks {
+		got = append(got, tk.Title+" "+tk.Start.Format(time.RFC3339))
+	}
+	want := []string{"Late 2024-07-12T23:00:00+02:00", "Later 2024-07-13T01:30:00+02:00", "Early 2024-07-12T04:00:00+02:00"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

@@ -173,6 +173,106 @@ type frabJSONEvent struct {
 	Persons     []frabJSONPerson `json:"persons"`
 }
 
+// decodeFrabEvent reads one event object field by field: a field of a
+// shape the schedule never has (an array title, an object start) costs
+// that field, with a warning, never the event or the file. ok is false
+// for a value that is no object at all.
+func decodeFrabEvent(file string, line int, raw json.RawMessage) (ev frabJSONEvent, warns []Warning, ok bool) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return ev, []Warning{{File: file, Line: line, Msg: fmt.Sprintf("event is %s, not an object: skipped", shapeOf(raw))}}, false
+	}
+	name := func() string {
+		if t := jsonText(fields["title"]); t != "" {
+			return t
+		}
+		return jsonText(fields["id"])
+	}
+	bad := func(key string, v json.RawMessage, want string) {
+		warns = append(warns, Warning{File: file, Line: line,
+			Msg: fmt.Sprintf("event %q: %s is %s, not %s: ignored", name(), key, shapeOf(v), want)})
+	}
+	text := func(key string, dst *string) {
+		v, present := fields[key]
+		if !present {
+			return
+		}
+		if t, ok := jsonScalar(v); ok {
+			*dst = t
+			return
+		}
+		bad(key, v, "a string")
+	}
+	if v, present := fields["id"]; present {
+		if err := ev.ID.UnmarshalJSON(v); err != nil {
+			bad("id", v, "a string or a number")
+		}
+	}
+	for key, dst := range map[string]*string{
+		"guid": &ev.GUID, "url": &ev.URL, "date": &ev.Date, "start": &ev.Start, "duration": &ev.Duration,
+		"room": &ev.Room, "title": &ev.Title, "track": &ev.Track, "type": &ev.Type, "language": &ev.Language,
+		"abstract": &ev.Abstract, "description": &ev.Description,
+	} {
+		text(key, dst)
+	}
+	if v, present := fields["persons"]; present && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+		var persons []json.RawMessage
+		if err := json.Unmarshal(v, &persons); err != nil {
+			bad("persons", v, "an array")
+		}
+		for _, pv := range persons {
+			var pf map[string]json.RawMessage
+			if err := json.Unmarshal(pv, &pf); err != nil || pf == nil {
+				bad("a person", pv, "an object")
+				continue
+			}
+			var p frabJSONPerson
+			if err := p.ID.UnmarshalJSON(pf["id"]); err != nil && pf["id"] != nil {
+				bad("a person's id", pf["id"], "a string or a number")
+			}
+			for key, dst := range map[string]*string{"code": &p.Code, "public_name": &p.PublicName,
+				"full_public_name": &p.FullPublicName, "name": &p.Name} {
+				if v, present := pf[key]; present {
+					if t, ok := jsonScalar(v); ok {
+						*dst = t
+					} else {
+						bad("a person's "+key, v, "a string")
+					}
+				}
+			}
+			ev.Persons = append(ev.Persons, p)
+		}
+	}
+	sort.SliceStable(warns, func(i, j int) bool { return warns[i].Msg < warns[j].Msg })
+	return ev, warns, true
+}
+
+// jsonScalar is the text of a string, number or boolean ("" for null);
+// ok is false for an array or an object.
+func jsonScalar(v json.RawMessage) (string, bool) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || bytes.Equal(v, []byte("null")) {
+		return "", true
+	}
+	switch v[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", false
+		}
+		return s, true
+	case '[', '{':
+		return "", false
+	}
+	return string(v), true
+}
+
+// jsonText is jsonScalar's text, "" for anything else.
+func jsonText(v json.RawMessage) string {
+	s, _ := jsonScalar(v)
+	return strings.TrimSpace(s)
+}
+
 // frabJSONDay is a day of the schedule with its events in file order.
 type frabJSONDay struct {
 	date, dayStart string
@@ -206,9 +306,14 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 				return walkObject(dec, func(dec *json.Decoder, _ string) error {
 					return walkArray(dec, func(dec *json.Decoder) error {
 						line := valueLine(data, dec)
-						var ev frabJSONEvent
-						if err := dec.Decode(&ev); err != nil {
+						var raw json.RawMessage
+						if err := dec.Decode(&raw); err != nil {
 							return err
+						}
+						ev, w, ok := decodeFrabEvent(file, line, raw)
+						warns = append(warns, w...)
+						if !ok {
+							return nil
 						}
 						d.events = append(d.events, ev)
 						d.lines = append(d.lines, line)

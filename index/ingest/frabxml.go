@@ -33,6 +33,7 @@ type xmlConference struct {
 	Acronym      string `xml:"acronym"`
 	Title        string `xml:"title"`
 	TimeZoneName string `xml:"time_zone_name"`
+	DayChange    string `xml:"day_change"`
 }
 
 type xmlPerson struct {
@@ -72,9 +73,12 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 		conf  index.Conference
 		loc   *time.Location
 		zone  = &fileZone{file: file, opt: opt.TimeZone}
-		day   string
-		depth int
-		root  = true
+		// dayChange is the time of day (in minutes) before which a
+		// start-only event is the next calendar day.
+		dayChange int
+		day       string
+		depth     int
+		root      = true
 	)
 	errAt := func(err error) error {
 		line, _ := d.InputPos()
@@ -106,6 +110,13 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 					return nil, warns, errAt(err)
 				}
 				conf = conferenceOf(c.Acronym, c.Title, file)
+				if dc := strings.TrimSpace(c.DayChange); dc != "" {
+					if m, ok := clockMinutes(dc); ok {
+						dayChange = m
+					} else {
+						warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf("day_change %q is not HH:MM: ignored", dc)})
+					}
+				}
 				if name := strings.TrimSpace(c.TimeZoneName); name != "" {
 					l, err := time.LoadLocation(name)
 					if err != nil {
@@ -127,7 +138,7 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 				if conf.ID == "" {
 					conf = conferenceFromName(file)
 				}
-				t, w := ev.talk(file, line, day, conf, loc, zone)
+				t, w := ev.talk(file, line, day, dayChange, conf, loc, zone)
 				warns = append(warns, w...)
 				if t != nil {
 					talks = append(talks, *t)
@@ -192,7 +203,7 @@ func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
 
 // talk makes the event a Talk; nil (with a warning) for an event that
 // cannot be one.
-func (ev *xmlEvent) talk(file string, line int, day string, conf index.Conference, loc *time.Location, zone *fileZone) (*index.Talk, []Warning) {
+func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf index.Conference, loc *time.Location, zone *fileZone) (*index.Talk, []Warning) {
 	var warns []Warning
 	warn := func(format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -237,6 +248,11 @@ func (ev *xmlEvent) talk(file string, line int, day string, conf index.Conferenc
 		if err != nil {
 			warn("event %q: start %q on day %q is not HH:MM on YYYY-MM-DD: left unscheduled", title, start, day)
 			break
+		}
+		if m := at.Hour()*60 + at.Minute(); m < dayChange {
+			// The night's events belong to the day before, as frab and
+			// Pentabarf write them (<date> says the next day).
+			at = time.Date(at.Year(), at.Month(), at.Day()+1, at.Hour(), at.Minute(), 0, 0, l)
 		}
 		slot(t, at, dur, l)
 	}
