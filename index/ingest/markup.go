@@ -244,9 +244,12 @@ func plainText(s string) string {
 // only ever takes its text.
 var markdown = goldmark.New(goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
 
-// markdownText turns Markdown (pretalx abstracts and descriptions, frab
-// JSON texts) into the Talk.Abstract text form.
-func markdownText(s string) string {
+// markdownText is cleanText, under the name the Markdown readers (pretalx,
+// Sessionize) call it by.
+func markdownText(s string) string { return cleanText(s) }
+
+// renderMarkdown turns Markdown into the Talk.Abstract text form.
+func renderMarkdown(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return ""
 	}

@@ -116,7 +116,7 @@ func cleanStep(s string) string {
 	}
 	switch {
 	case markdownSafe(s) && looksMarkdown(dedent(s)):
-		s = markdownText(escapeIntrawordStars(dedent(s)))
+		s = renderMarkdown(escapeIntrawordStars(dedent(s)))
 	case looksHTML(s):
 		s = htmlText(s)
 	default:
