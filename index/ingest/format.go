@@ -177,7 +177,7 @@ var genericNames = map[string]bool{
 // conferenceOf is the conference a schedule names by acronym and title;
 // the acronym, a short slug ("fosdem-2025"), is the id where there is one.
 func conferenceOf(acronym, title, file string) index.Conference {
-	acronym, title = cleanLine(acronym), cleanLine(title)
+	acronym, title = cleanField(acronym), cleanField(title)
 	switch {
 	case acronym != "" && title != "":
 		c := ConferenceNamed(acronym)

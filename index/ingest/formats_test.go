@@ -594,7 +594,7 @@ func TestHTMLAndMarkdownText(t *testing.T) {
 		}
 	}
 	md := "We **measured**\nhandshakes.\n\n- one\n- [two](http://x)\n\n```\ncode <x>\nline\n```"
-	if got, want := markdownText(md), "We measured handshakes.\n\none\ntwo\n\ncode <x>\nline"; got != want {
+	if got, want := cleanText(md), "We measured handshakes.\n\none\ntwo\n\ncode <x>\nline"; got != want {
 		t.Errorf("markdownText = %q, want %q", got, want)
 	}
 }

@@ -92,7 +92,7 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		warn := func(format string, args ...any) {
 			warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 		}
-		title := cleanLine(get(ics.ComponentPropertySummary))
+		title := cleanField(get(ics.ComponentPropertySummary))
 		if title == "" {
 			warn("event %q without a SUMMARY (title): skipped", uid)
 			continue
@@ -105,9 +105,9 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 			Conference: conf,
 			SourceID:   uid,
 			Title:      title,
-			Abstract:   htmlText(get(ics.ComponentPropertyDescription)),
-			Track:      cleanLine(get(ics.ComponentPropertyCategories)),
-			Room:       cleanLine(get(ics.ComponentPropertyLocation)),
+			Abstract:   cleanText(get(ics.ComponentPropertyDescription)),
+			Track:      cleanField(get(ics.ComponentPropertyCategories)),
+			Room:       cleanField(get(ics.ComponentPropertyLocation)),
 			URL:        strings.TrimSpace(get(ics.ComponentPropertyUrl)),
 			Language:   icalLanguage(ev),
 			Kind:       KindOf(""),
@@ -115,7 +115,7 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		}
 		for _, a := range ev.Attendees() {
 			if cn := a.ICalParameters["CN"]; len(cn) > 0 {
-				if name := cleanLine(strings.Trim(cn[0], `"`)); name != "" {
+				if name := cleanField(strings.Trim(cn[0], `"`)); name != "" {
 					t.Speakers = append(t.Speakers, index.Speaker{Name: name})
 				}
 			}

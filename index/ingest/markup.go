@@ -244,10 +244,6 @@ func plainText(s string) string {
 // only ever takes its text.
 var markdown = goldmark.New(goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
 
-// markdownText is cleanText, under the name the Markdown readers (pretalx,
-// Sessionize) call it by.
-func markdownText(s string) string { return cleanText(s) }
-
 // renderMarkdown turns Markdown into the Talk.Abstract text form.
 func renderMarkdown(s string) string {
 	if strings.TrimSpace(s) == "" {

@@ -537,7 +537,7 @@ func pretalxConference(file string, links ...string) index.Conference {
 // speakers without a name.
 func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
 	lang := o.str("content_locale")
-	title := cleanLine(o.text("title").in(lang))
+	title := cleanField(o.text("title").in(lang))
 	if title == "" {
 		*o.warns = append(*o.warns, Warning{File: o.file, Line: o.line, Msg: o.name() + " without a title: skipped"})
 		return nil, 0
@@ -547,12 +547,12 @@ func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
 		Conference:  r.conf,
 		SourceID:    o.id,
 		Title:       title,
-		Abstract:    markdownText(o.text("abstract").in(lang)),
-		Description: markdownText(o.text("description").in(lang)),
+		Abstract:    cleanText(o.text("abstract").in(lang)),
+		Description: cleanText(o.text("description").in(lang)),
 		Language:    lang,
 		Sources:     []string{r.file},
 	}
-	base.Track = cleanLine(r.named(o, "track", o.get("track")).in(lang))
+	base.Track = cleanField(r.named(o, "track", o.get("track")).in(lang))
 	// Types are matched by their English name where there is one.
 	base.Kind = KindOf(r.named(o, "submission_type", o.get("submission_type")).in("en"))
 
@@ -581,7 +581,7 @@ func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
 			o.warn("a speaker is %s, not a code or an object: speaker not read", shapeOf(s))
 			continue
 		}
-		if name = cleanLine(name); name != "" {
+		if name = cleanField(name); name != "" {
 			base.Speakers = append(base.Speakers, index.Speaker{Name: name, SourceID: code})
 		} else {
 			codesOnly++
@@ -617,7 +617,7 @@ func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
 			continue // a slot not yet placed in the schedule
 		}
 		t := base
-		t.Room = cleanLine(r.named(so, "room", so.get("room")).in(lang))
+		t.Room = cleanField(r.named(so, "room", so.get("room")).in(lang))
 		at, err := time.Parse(time.RFC3339, start)
 		if err != nil {
 			o.warn("slot start %q is not RFC 3339 with an offset: slot not read", start)
@@ -748,7 +748,7 @@ func (r *pretalxReader) level(o *jsonObject, lang string) string {
 			isLevel = r.levelQuestions[id]
 		}
 		if isLevel {
-			if s := cleanLine(answerText(am)); s != "" {
+			if s := cleanField(answerText(am)); s != "" {
 				return s
 			}
 		}

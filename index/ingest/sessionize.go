@@ -387,7 +387,7 @@ func (f *sessionizeFile) talks(opt Options) ([]index.Talk, []Warning, error) {
 }
 
 func (f *sessionizeFile) talk(o *jsonObject, gridRoom string, conf index.Conference, zone *fileZone) (index.Talk, bool) {
-	title := cleanLine(o.str("title"))
+	title := cleanField(o.str("title"))
 	if title == "" {
 		*o.warns = append(*o.warns, Warning{File: o.file, Line: o.line, Msg: o.name() + " without a title: skipped"})
 		return index.Talk{}, false
@@ -399,7 +399,7 @@ func (f *sessionizeFile) talk(o *jsonObject, gridRoom string, conf index.Confere
 		Title:      title,
 		// Sessionize's descriptions are plain text; speakers write
 		// Markdown into them all the same.
-		Abstract: markdownText(o.str("description")),
+		Abstract: cleanText(o.str("description")),
 		Sources:  []string{f.file},
 	}
 
@@ -425,7 +425,7 @@ func (f *sessionizeFile) talk(o *jsonObject, gridRoom string, conf index.Confere
 			o.warn("a speaker is %s, not an id or an object: speaker not read", shapeOf(raw))
 			continue
 		}
-		if name = cleanLine(name); name != "" {
+		if name = cleanField(name); name != "" {
 			t.Speakers = append(t.Speakers, index.Speaker{Name: name, SourceID: id})
 		}
 	}
@@ -434,7 +434,7 @@ func (f *sessionizeFile) talk(o *jsonObject, gridRoom string, conf index.Confere
 	values := map[string][]string{} // category title → item names
 	var order []string
 	add := func(category, item string) {
-		category, item = cleanLine(category), cleanLine(item)
+		category, item = cleanField(category), cleanField(item)
 		if item == "" {
 			return
 		}
@@ -507,13 +507,13 @@ func (f *sessionizeFile) talk(o *jsonObject, gridRoom string, conf index.Confere
 	// name, else the grid's.
 	roomID := o.str("roomId")
 	if name, ok := f.rooms[roomID]; ok && roomID != "" {
-		t.Room = cleanLine(name)
+		t.Room = cleanField(name)
 	}
 	if t.Room == "" {
-		t.Room = cleanLine(o.str("room"))
+		t.Room = cleanField(o.str("room"))
 	}
 	if t.Room == "" {
-		t.Room = cleanLine(gridRoom)
+		t.Room = cleanField(gridRoom)
 	}
 	if t.Room == "" && roomID != "" && !f.grid {
 		o.warn("room id %s is none of the file's rooms: room not read", roomID)
