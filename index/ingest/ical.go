@@ -29,6 +29,11 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 	// MaxFileSize before it gets here.
 	data = withoutBOM(data)
 	var warns []Warning
+	// A calendar cut short (a download that stopped) still reads up to
+	// its last whole event; the file-wide warning lets a fetched copy be
+	// refused rather than replace a whole one.
+	cut := !bytes.HasSuffix(bytes.TrimRight(data, " \t\r\n"), []byte("END:VCALENDAR"))
+	cutShort := Warning{File: file, Msg: "the calendar does not end with END:VCALENDAR: the file may be cut short"}
 	// The library keeps no lines: each event's is that of its BEGIN:VEVENT,
 	// the events being in the order of the text.
 	evLines := veventLines(data)
@@ -143,6 +148,9 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		lines = append(lines, line)
 	}
 	talks, w := assignIDs(file, talks, lines)
+	if cut {
+		w = append(w, cutShort)
+	}
 	return talks, append(warns, w...), nil
 }
 
