@@ -321,6 +321,10 @@ type snapshot struct {
 	// for every match, and read from the docs they would be a cache miss
 	// per match.
 	facets [][nFacets]int32
+	// moreLanguages are the languages of a talk after its first, by
+	// document number, as indexes like facets'; nil when no talk has
+	// more than one.
+	moreLanguages [][]int32
 	// conferenceNames are the names of the conference ids.
 	conferenceNames map[string]string
 
@@ -385,6 +389,12 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		s.byTime = append(s.byTime, d)
 		for i, v := range talkFacetValues(t) {
 			if name := facetNames[i]; v != "" && !seen[name][v] {
+				seen[name][v] = true
+				s.values[name] = append(s.values[name], v)
+			}
+		}
+		for _, v := range moreLanguages(t) {
+			if name := facetNames[languageFacet]; !seen[name][v] {
 				seen[name][v] = true
 				s.values[name] = append(s.values[name], v)
 			}
@@ -481,6 +491,13 @@ func (s *snapshot) layOut() error {
 					k, _ := slices.BinarySearch(s.values[facetNames[i]], v)
 					s.facets[n][i] = int32(k + 1)
 				}
+			}
+			for _, v := range moreLanguages(d.talk) {
+				if s.moreLanguages == nil {
+					s.moreLanguages = make([][]int32, len(s.docs))
+				}
+				k, _ := slices.BinarySearch(s.values[facetNames[languageFacet]], v)
+				s.moreLanguages[n] = append(s.moreLanguages[n], int32(k+1))
 			}
 		}
 	}

@@ -24,6 +24,16 @@ var facetNames = [nFacets]string{"track", "level", "room", "day", "kind", "confe
 // by facet.
 const nFacets = 7
 
+// languageFacet is the facet whose talks may have several values: a talk
+// given in two languages ("de, en") counts under each, and a selection of
+// either finds it. Its first value is in the talk's fixed-size row like
+// any facet's, the others beside it (snapshot.moreLanguages).
+const languageFacet = 6
+
+// The language facet is the last of facetNames: a facet added after it
+// must move this check and languageFacet.
+var _ = [1]struct{}{}[len(facetNames)-1-languageFacet]
+
 // selection is a request's chosen facet values, one set per facet; an empty
 // set selects everything.
 type selection [nFacets]map[string]bool
@@ -64,7 +74,10 @@ type facetCounter struct {
 	// byNum are the talks' facet values by document number (snapshot.facets).
 	byNum [][nFacets]int32
 	// docs are the talks by document number (snapshot.docs).
-	docs   []*doc
+	docs []*doc
+	// more are the talks' languages after the first, by document number
+	// (snapshot.moreLanguages); nil when no talk has more than one.
+	more   [][]int32
 	values [nFacets][]string
 	pass   [nFacets][]bool // by value index (0: no value); nil: every talk passes
 	counts [nFacets][]int  // by value index; counts[i][0] are the talks without a value
@@ -77,7 +90,7 @@ type facetCounter struct {
 }
 
 func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter {
-	fc := &facetCounter{sel: sel, byNum: s.facets, docs: s.docs, when: when, labels: s.conferenceNames}
+	fc := &facetCounter{sel: sel, byNum: s.facets, docs: s.docs, more: s.moreLanguages, when: when, labels: s.conferenceNames}
 	for i, name := range facetNames {
 		fc.values[i] = s.values[name]
 		fc.counts[i] = make([]int, len(fc.values[i])+1)
@@ -109,9 +122,13 @@ func (fc *facetCounter) add(m *match) bool {
 		return false
 	}
 	values := &fc.byNum[m.Num]
+	var more []int32
+	if fc.more != nil {
+		more = fc.more[m.Num]
+	}
 	failed, fails := -1, 0
 	for i := range nFacets {
-		if fc.pass[i] != nil && !fc.pass[i][values[i]] {
+		if fc.pass[i] != nil && !fc.pass[i][values[i]] && !(i == languageFacet && fc.anyPasses(i, more)) {
 			failed, fails = i, fails+1
 		}
 	}
@@ -123,10 +140,31 @@ func (fc *facetCounter) add(m *match) bool {
 		for i := range nFacets {
 			fc.counts[i][values[i]]++
 		}
+		fc.countMore(more)
 	case 1:
 		fc.counts[failed][values[failed]]++
+		if failed == languageFacet {
+			fc.countMore(more)
+		}
 	}
 	return fails == 0
+}
+
+// anyPasses says whether any of values passes facet i's selection.
+func (fc *facetCounter) anyPasses(i int, values []int32) bool {
+	for _, v := range values {
+		if fc.pass[i][v] {
+			return true
+		}
+	}
+	return false
+}
+
+// countMore counts a talk's languages after the first.
+func (fc *facetCounter) countMore(more []int32) {
+	for _, v := range more {
+		fc.counts[languageFacet][v]++
+	}
 }
 
 // addAll counts the talks of ms for a counter that selects nothing, where
@@ -146,6 +184,11 @@ func (fc *facetCounter) addAll(ms []match) {
 		c4[v[4]]++
 		c5[v[5]]++
 		c6[v[6]]++
+	}
+	if fc.more != nil {
+		for k := range ms {
+			fc.countMore(fc.more[ms[k].Num])
+		}
 	}
 }
 

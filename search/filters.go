@@ -17,7 +17,19 @@ func (r Request) facetValues() [nFacets][]string {
 // talkFacetValues are a talk's values in the order of facetNames; "" is
 // none.
 func talkFacetValues(t *index.Talk) [nFacets]string {
-	return [nFacets]string{t.Track, t.Level, t.Room, t.Day(), string(t.Kind), t.Conference.ID, t.Language}
+	var language string
+	if ls := t.Languages(); len(ls) > 0 {
+		language = ls[0]
+	}
+	return [nFacets]string{t.Track, t.Level, t.Room, t.Day(), string(t.Kind), t.Conference.ID, language}
+}
+
+// moreLanguages are a talk's languages after its first (languageFacet).
+func moreLanguages(t *index.Talk) []string {
+	if ls := t.Languages(); len(ls) > 1 {
+		return ls[1:]
+	}
+	return nil
 }
 
 // startMinute is the talk's start as minutes into its own day, -1 when it
