@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -62,22 +64,152 @@ func nullableString(s string) *string {
 	return &s
 }
 
-// local is tm in the talk's own zone where the data names one, else in the
-// site's (Options.Location), as every other time on the pages.
+// local is tm in the talk's own zone: its TimeZone where the data names
+// one, else the zone its times carry (the conference's offset), else, for a
+// time in UTC, which names no conference's zone, the site's
+// (Options.Location, --time-zone).
 func (s *server) local(t *index.Talk, tm time.Time) time.Time {
 	if t.TimeZone != "" {
-		if l := t.Local(tm); l.Location() != tm.Location() {
+		if l := t.Local(tm); l.Location().String() == t.TimeZone {
 			return l
 		}
 	}
-	return tm.In(s.opts.Location)
+	return shownIn(tm, s.opts.Location)
+}
+
+// confZone is a conference as the choice of a page's zone sees it: its
+// zone, the first and last dates of its talks there, and the first start
+// and last end.
+type confZone struct {
+	loc         *time.Location
+	first, last string // YYYY-MM-DD
+	start, end  time.Time
+}
+
+// zonesCache keeps the conferences' zones of the catalog served last: a
+// catalog is read-only and replaced whole on a re-index, so one entry,
+// keyed by the catalog, is always right.
+var zonesCache struct {
+	sync.Mutex
+	cat   *catalog
+	zones []confZone
+}
+
+// conferenceZones are the catalog's conferences with a scheduled talk, in
+// the order of their first talk.
+func (s *server) conferenceZones(cat *catalog) []confZone {
+	zonesCache.Lock()
+	defer zonesCache.Unlock()
+	if zonesCache.cat == cat {
+		return zonesCache.zones
+	}
+	var zones []confZone
+	at := map[string]int{}
+	for i := range cat.talks {
+		t := &cat.talks[i]
+		if t.Start == nil {
+			continue
+		}
+		key := t.Conference.ID
+		if key == "" {
+			key = "name:" + t.Conference.Name
+		}
+		st := s.local(t, *t.Start)
+		end := st
+		if t.End != nil {
+			end = *t.End
+		}
+		day := st.Format(time.DateOnly)
+		j, ok := at[key]
+		if !ok {
+			at[key] = len(zones)
+			zones = append(zones, confZone{loc: st.Location(), first: day, last: day, start: *t.Start, end: end})
+			continue
+		}
+		z := &zones[j]
+		if day < z.first {
+			z.first = day
+		}
+		if day > z.last {
+			z.last = day
+		}
+		if t.Start.Before(z.start) {
+			z.start = *t.Start
+		}
+		if end.After(z.end) {
+			z.end = end
+		}
+	}
+	sort.SliceStable(zones, func(i, j int) bool { return zones[i].start.Before(zones[j].start) })
+	zonesCache.cat, zonesCache.zones = cat, zones
+	return zones
+}
+
+// zoneAt is the zone a page shows instant at in when it lists talks of
+// any conference: the zone of the conference on at that moment, else of
+// the one whose dates (in its own zone) include at's, else of the next to
+// start, else of the one that ended last; with no scheduled talk, the
+// site's. Conferences of one date in different zones are rare: the one
+// that started first wins.
+func (s *server) zoneAt(cat *catalog, at time.Time) *time.Location {
+	zones := s.conferenceZones(cat)
+	for _, z := range zones {
+		if !at.Before(z.start) && at.Before(z.end) {
+			return z.loc
+		}
+	}
+	for _, z := range zones {
+		if d := at.In(z.loc).Format(time.DateOnly); z.first <= d && d <= z.last {
+			return z.loc
+		}
+	}
+	var next, last *confZone
+	for i := range zones {
+		z := &zones[i]
+		if z.start.After(at) && (next == nil || z.start.Before(next.start)) {
+			next = z
+		}
+		if last == nil || z.end.After(last.end) {
+			last = z
+		}
+	}
+	switch {
+	case next != nil:
+		return next.loc
+	case last != nil:
+		return last.loc
+	case s.opts.Location != nil:
+		return s.opts.Location
+	}
+	return time.UTC
+}
+
+// naiveLayouts are the forms of a time without an offset: a form's
+// datetime-local, with or without seconds.
+var naiveLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05"}
+
+// parseNaive reads a wall-clock time in the zone of the conference that
+// runs on its date (the first to start of several), else in the zone
+// zoneAt gives that date: the next conference's, else the latest's.
+func (s *server) parseNaive(cat *catalog, layout, a string) (time.Time, error) {
+	day := a[:len(time.DateOnly)]
+	for _, z := range s.conferenceZones(cat) {
+		if z.first <= day && day <= z.last {
+			return time.ParseInLocation(layout, a, z.loc)
+		}
+	}
+	u, err := time.ParseInLocation(layout, a, time.UTC)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.ParseInLocation(layout, a, s.zoneAt(cat, u))
 }
 
 // parseAt reads the instant of now and next: at, RFC 3339, defaulting to
 // the server's clock. A form's datetime-local ("2026-04-08T14:00") is read
-// in the site's zone; a "+" of an offset that arrived unescaped (a space)
-// is taken back.
-func (s *server) parseAt(v url.Values) (time.Time, error) {
+// in the zone of the conference running that day (parseNaive); a "+" of an
+// offset that arrived unescaped (a space) is taken back.
+func (s *server) parseAt(cat *catalog, v url.Values) (time.Time, error) {
 	a := strings.TrimSpace(v.Get("at"))
 	if a == "" {
 		return s.opts.Now(), nil
@@ -87,10 +219,43 @@ func (s *server) parseAt(v url.Values) (time.Time, error) {
 			return inRange(t, a)
 		}
 	}
-	if t, err := time.ParseInLocation("2006-01-02T15:04", a, s.opts.Location); err == nil {
-		return inRange(t, a)
+	for _, layout := range naiveLayouts {
+		if _, err := time.Parse(layout, a); err != nil {
+			continue
+		}
+		t, err := s.parseNaive(cat, layout, a)
+		if err == nil {
+			return inRange(t, a)
+		}
 	}
 	return time.Time{}, invalidf("at must be an RFC 3339 time such as 2026-04-08T14:00:00+02:00, not %.40q", a)
+}
+
+// maxZoneName bounds tz: the longest IANA name is about 30 bytes.
+const maxZoneName = 64
+
+// parseTZ reads tz, the visitor's own zone, to show times in as well as
+// the conference's: an IANA name ("America/New_York"); nil without one.
+func parseTZ(v url.Values) (*time.Location, error) {
+	name := strings.TrimSpace(v.Get("tz"))
+	if name == "" {
+		return nil, nil
+	}
+	// "Local" would be the server's zone, not the visitor's.
+	if len(name) <= maxZoneName && name != "Local" {
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc, nil
+		}
+	}
+	return nil, invalidf("tz must be an IANA time zone name such as America/New_York, not %.40q", name)
+}
+
+// tzName is the visitor's zone as tz= names it, "" for none.
+func tzName(loc *time.Location) string {
+	if loc == nil {
+		return ""
+	}
+	return loc.String()
 }
 
 // inRange refuses an instant whose year, in some zone, leaves the years
@@ -115,14 +280,15 @@ type nowJSON struct {
 }
 
 func (s *server) apiNow(c *gin.Context) {
-	at, err := s.parseAt(c.Request.URL.Query())
+	at, err := s.parseAt(s.catalogNow(), c.Request.URL.Query())
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	s.answerGzip(c, "api now "+atKey(at), typeJSON, func(ctx context.Context) ([]byte, int, error) {
-		now, next := s.catalogNow().nowAndNext(at)
-		body, err := encodeJSON(nowJSON{At: at.In(s.opts.Location), Now: toJSONs(now), Next: toJSONs(next)})
+		cat := s.catalogNow()
+		now, next := cat.nowAndNext(at)
+		body, err := encodeJSON(nowJSON{At: at.In(s.zoneAt(cat, at)), Now: toJSONs(now), Next: toJSONs(next)})
 		return body, len(now) + len(next), err
 	})
 }
@@ -135,13 +301,63 @@ const nowRefreshSeconds = 60
 type nowPage struct {
 	page
 	At      string // "Wed 8 Apr, 10:40"
+	AtTZ    string // the same instant in the visitor's zone, where it differs
 	AtValue string // for the form's datetime-local
+	Zone    zoneSwitch
 	Now     []hitView
 	Next    []hitView
 }
 
+// zoneSwitch is what the pages of times say about zones: the zone they
+// are shown in, and the visitor's own (tz=), which the switch sets.
+type zoneSwitch struct {
+	// Name is the conference's zone: "Europe/Brussels (CET)", or "CEST"
+	// for a source that gives only an abbreviation.
+	Name string
+	// TZ is the visitor's zone as tz= names it, "" for none.
+	TZ string
+	// Action and Keep are the page and the parameters the switch's form
+	// keeps (at, day); OffURL is the page without tz.
+	Action string
+	Keep   []keptParam
+	OffURL template.URL
+}
+
+type keptParam struct{ Name, Value string }
+
+func newZoneSwitch(conf *time.Location, at time.Time, visitor *time.Location) zoneSwitch {
+	name := conf.String()
+	if abbr := at.In(conf).Format("MST"); abbr != name {
+		name += " (" + abbr + ")"
+	}
+	return zoneSwitch{Name: name, TZ: tzName(visitor)}
+}
+
+// on sets the page the switch is on and the parameters it keeps, in order;
+// empty ones are left out.
+func (z *zoneSwitch) on(path string, params ...keptParam) {
+	z.Action = path
+	var keys []string
+	for _, p := range params {
+		if p.Value != "" {
+			z.Keep = append(z.Keep, p)
+			keys = append(keys, p.Name+"="+url.QueryEscape(p.Value))
+		}
+	}
+	z.OffURL = template.URL(path)
+	if len(keys) > 0 {
+		z.OffURL = template.URL(path + "?" + strings.Join(keys, "&"))
+	}
+}
+
 func (s *server) nowPage(c *gin.Context) {
-	at, err := s.parseAt(c.Request.URL.Query())
+	q := c.Request.URL.Query()
+	at, err := s.parseAt(s.catalogNow(), q)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	visitor, err := parseTZ(q)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -149,22 +365,34 @@ func (s *server) nowPage(c *gin.Context) {
 	// Only the clock's now and next moves on: a page asked for one instant
 	// (?at=) is left still, and is cached apart from the live one.
 	live := c.Query("at") == ""
-	key := "now " + atKey(at)
+	key := "now " + atKey(at) + " tz " + tzName(visitor)
 	if live {
-		key = "now live " + atKey(at)
+		key = "now live " + atKey(at) + " tz " + tzName(visitor)
 	}
 	s.answerGzip(c, key, typeHTML, func(ctx context.Context) ([]byte, int, error) {
-		now, next := s.catalogNow().nowAndNext(at)
-		local := at.In(s.opts.Location)
-		v := nowPage{page: s.newPage("Now and next"), At: local.Format("Mon 2 Jan, 15:04"), AtValue: local.Format("2006-01-02T15:04")}
+		cat := s.catalogNow()
+		now, next := cat.nowAndNext(at)
+		zone := s.zoneAt(cat, at)
+		local := at.In(zone)
+		v := nowPage{page: s.newPage("Now and next"), At: local.Format("Mon 2 Jan, 15:04"), AtValue: local.Format("2006-01-02T15:04"),
+			Zone: newZoneSwitch(zone, at, visitor)}
+		if !live {
+			v.Zone.on("/now", keptParam{"at", local.Format(time.RFC3339)})
+		} else {
+			v.Zone.on("/now")
+		}
+		if alt := visitorTime(local, visitor); alt != "" {
+			v.At += " " + local.Format("MST")
+			v.AtTZ = alt
+		}
 		if live {
 			v.RefreshSeconds = nowRefreshSeconds
 		}
 		for _, t := range now {
-			v.Now = append(v.Now, s.itemView(t))
+			v.Now = append(v.Now, s.itemViewIn(t, visitor))
 		}
 		for _, t := range next {
-			v.Next = append(v.Next, s.itemView(t))
+			v.Next = append(v.Next, s.itemViewIn(t, visitor))
 		}
 		body, err := s.renderBytes("now", "layout", v)
 		return body, len(now) + len(next), err
@@ -172,13 +400,27 @@ func (s *server) nowPage(c *gin.Context) {
 }
 
 // itemView shows a talk in a list as a search hit is shown, unhighlighted.
-func (s *server) itemView(t *index.Talk) hitView {
+func (s *server) itemView(t *index.Talk) hitView { return s.itemViewIn(t, nil) }
+
+// itemViewIn is itemView with the talk's time also in the visitor's zone
+// where it reads differently there.
+func (s *server) itemViewIn(t *index.Talk, visitor *time.Location) hitView {
+	var when string
+	if t.Start != nil {
+		start := s.local(t, *t.Start)
+		var end *time.Time
+		if t.End != nil {
+			e := s.local(t, *t.End)
+			end = &e
+		}
+		when = formatWhenFor(&start, end, s.opts.Location, visitor)
+	}
 	return hitView{
 		ID:       t.ID,
 		URL:      "/talks/" + t.ID,
 		Title:    template.HTML(template.HTMLEscapeString(t.Title)),
 		Speakers: t.Speakers,
-		When:     formatWhen(t.Start, t.End, s.opts.Location),
+		When:     when,
 		Room:     t.Room,
 		Track:    t.Track,
 		Level:    t.Level,

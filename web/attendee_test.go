@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
 
+	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search"
 )
 
@@ -23,7 +26,8 @@ var fixedNow = time.Date(2026, 4, 8, 8, 42, 0, 0, time.UTC)
 func newAttendeeHandler(t *testing.T) (http.Handler, *fakeSearcher) {
 	t.Helper()
 	f := &fakeSearcher{}
-	h, err := NewHandler(f, zerolog.Nop(), Options{Now: func() time.Time { return fixedNow }})
+	// The fake's times are in UTC, naming no zone: --time-zone gives one.
+	h, err := NewHandler(f, zerolog.Nop(), Options{Location: paris, Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,4 +305,221 @@ func TestAttendeeParamsReachTheEngine(t *testing.T) {
 	if got := string(searchURL(req, 2)); got != "/?q=kv&day=2026-04-08&kind=talk&scheduled=true&after=14%3A00&sort=time&page=2" {
 		t.Errorf("permalink %s", got)
 	}
+}
+
+// zoneHandler serves two conferences written for the zone tests: Kanaal
+// Dev Days in Brussels on 1 February 2025 (+01:00, winter) and the Seine
+// Summit in Paris on 8 April 2026 (+02:00, summer). No --time-zone: every
+// time comes with its conference's zone. now is the server's clock.
+func zoneHandler(t *testing.T, now time.Time) http.Handler {
+	t.Helper()
+	c, err := ingest.LoadFS(os.DirFS("testdata/zones"), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Talks) != 5 {
+		t.Fatalf("%d talks in testdata/zones, want 5", len(c.Talks))
+	}
+	e, err := search.New(c.Talks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHandler(served(e), zerolog.Nop(), Options{ClientBudget: -1, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// nowTitles are the titles /api/now lists on now and next.
+func nowTitles(t *testing.T, h http.Handler, target string) (at string, now, next []string) {
+	t.Helper()
+	rec := get(t, h, target)
+	if rec.Code != 200 {
+		t.Fatalf("%s: status %d: %s", target, rec.Code, rec.Body)
+	}
+	var got struct {
+		At        string
+		Now, Next []struct{ Title, Start string }
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	now, next = []string{}, []string{}
+	for _, x := range got.Now {
+		now = append(now, x.Title+" "+x.Start)
+	}
+	for _, x := range got.Next {
+		next = append(next, x.Title+" "+x.Start)
+	}
+	return got.At, now, next
+}
+
+// TestNowInTheConferenceZone: /api/now reads a datetime-local at in the
+// zone of the conference running that day (+01:00 in Brussels in winter,
+// +02:00 in Paris in summer), else of the next one, else of the latest,
+// and answers at in that zone. Next lists at least the talks named (the
+// next of every room may come from another conference).
+func TestNowInTheConferenceZone(t *testing.T) {
+	h := zoneHandler(t, time.Date(2025, 2, 1, 9, 30, 0, 0, time.UTC))
+	const (
+		opening = "Opening the canal locks 2025-02-01T10:00:00+01:00"
+		barges  = "Scheduling barges with constraint solvers 2025-02-01T11:00:00+01:00"
+		late    = "Night shift on the quay 2025-02-01T23:30:00+01:00"
+		welcome = "Welcome to the river bank 2026-04-08T10:00:00+02:00"
+		bridges = "Counting bridges with graph queries 2026-04-08T11:00:00+02:00"
+	)
+	tests := []struct {
+		name, target, at string
+		now, next        []string
+	}{
+		{"the clock, in Brussels in winter", "/api/now", "2025-02-01T10:30:00+01:00", []string{opening}, []string{barges, late}},
+		{"a form's time in Brussels", "/api/now?at=2025-02-01T11:00", "2025-02-01T11:00:00+01:00", []string{barges}, []string{late}},
+		{"with seconds", "/api/now?at=2025-02-01T11:00:00", "2025-02-01T11:00:00+01:00", []string{barges}, []string{late}},
+		{"an explicit offset", "/api/now?at=2025-02-01T11:00:00%2B01:00", "2025-02-01T11:00:00+01:00", []string{barges}, []string{late}},
+		{"an instant in UTC", "/api/now?at=2025-02-01T10:00:00Z", "2025-02-01T11:00:00+01:00", []string{barges}, []string{late}},
+		{"another zone's offset", "/api/now?at=2025-02-01T12:00:00%2B02:00", "2025-02-01T11:00:00+01:00", []string{barges}, []string{late}},
+		{"a form's time in Paris in summer", "/api/now?at=2026-04-08T10:30", "2026-04-08T10:30:00+02:00", []string{welcome}, []string{bridges}},
+		{"between the two: the next one's zone", "/api/now?at=2025-06-01T12:00", "2025-06-01T12:00:00+02:00", []string{}, []string{welcome}},
+		{"after both: the latest one's, in its winter", "/api/now?at=2027-01-10T12:00", "2027-01-10T12:00:00+01:00", []string{}, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			at, now, next := nowTitles(t, h, tt.target)
+			if len(next) > len(tt.next) {
+				next = next[:len(tt.next)]
+			}
+			if at != tt.at || !cmp.Equal(now, tt.now) || !cmp.Equal(next, tt.next) {
+				t.Errorf("at %s now %q next %q;\nwant at %s now %q next %q", at, now, next, tt.at, tt.now, tt.next)
+			}
+		})
+	}
+}
+
+// TestNowPageInTheConferenceZone: the pages head and list times in the
+// conference's own zone, and with tz= in the visitor's as well, where it
+// reads differently.
+func TestNowPageInTheConferenceZone(t *testing.T) {
+	h := zoneHandler(t, time.Date(2026, 4, 8, 8, 40, 0, 0, time.UTC))
+	const html = "text/html; charset=utf-8"
+	heading := func(s string) string { return `<span class="at-time">` + s + `</span>` }
+	tests := []struct {
+		name, target string
+		status       int
+		has, hasNot  []string
+	}{
+		{"the clock, in Paris in summer", "/now", 200, []string{heading("Wed 8 Apr, 10:40"), "Wed 8 Apr, 10:00–10:50", `value="2026-04-08T10:40"`,
+			"Times are in Europe/Paris (CEST).", `<form class="tz-switch" action="/now" method="get" data-tz="">`}, []string{"at-tz", "tz-off"}},
+		{"a form's time in Brussels in winter", "/now?at=2025-02-01T11:00", 200, []string{heading("Sat 1 Feb, 11:00"), "Scheduling barges", "Sat 1 Feb, 11:00–11:50",
+			"Times are in Europe/Brussels (CET).", `<input type="hidden" name="at" value="2025-02-01T11:00:00&#43;01:00">`}, []string{"Opening the canal locks"}},
+		{"an explicit offset is headed in local time", "/now?at=2025-02-01T11:00:00%2B01:00", 200, []string{heading("Sat 1 Feb, 11:00"), `value="2025-02-01T11:00"`}, nil},
+		{"a UTC instant is headed in local time", "/now?at=2025-02-01T10:00:00Z", 200, []string{heading("Sat 1 Feb, 11:00")}, nil},
+		{"the visitor's zone as well", "/now?at=2025-02-01T11:00&tz=America/New_York", 200, []string{
+			heading("Sat 1 Feb, 11:00 CET"), `<span class="at-tz">05:00 EST in New York</span>`,
+			"Sat 1 Feb, 11:00–11:50 CET · 05:00–05:50 EST in New York",
+			"Sat 1 Feb, 23:30 – Sun 2 Feb, 00:30 CET · 17:30–18:30 EST in New York",
+			`<input type="hidden" name="tz" value="America/New_York">`, `<input id="tz" name="tz" type="text" value="America/New_York"`,
+			`<a class="tz-off" href="/now?at=2025-02-01T11%3A00%3A00%2B01%3A00">Conference time only</a>`,
+			`<a href="/schedule?tz=America%2fNew_York">`,
+		}, nil},
+		{"a visitor's day differs", "/now?at=2025-02-01T11:00&tz=Asia/Tokyo", 200, []string{"Sat 1 Feb, 23:30 – Sun 2 Feb, 00:30 CET · Sun 2 Feb, 07:30–08:30 JST in Tokyo"}, nil},
+		{"the same clock is not repeated", "/now?at=2025-02-01T11:00&tz=Europe/Paris", 200, []string{heading("Sat 1 Feb, 11:00"), "Sat 1 Feb, 11:00–11:50"}, []string{"at-tz", "CET · "}},
+		{"a zone that is none", "/now?tz=Mars/Base", 400, []string{"tz must be an IANA time zone name such as America/New_York, not &#34;Mars/Base&#34;"}, nil},
+		{"the server's zone is not the visitor's", "/now?tz=Local", 400, []string{"tz must be an IANA time zone name"}, nil},
+		{"schedule: a zone that is none", "/schedule?tz=Mars/Base", 400, []string{"tz must be an IANA time zone name"}, nil},
+		{"schedule: the day of a form's time", "/schedule?at=2025-02-01T10:30", 200, []string{"<h1>Schedule · Saturday 1 February</h1>", `<a href="#now-row">Now: 10:30</a>`,
+			"Times are in Europe/Brussels (CET).", `<input type="hidden" name="day" value="2025-02-01">`}, nil},
+		{"schedule in the visitor's zone as well", "/schedule?day=2025-02-01&at=2025-02-01T10:30&tz=America/New_York", 200, []string{
+			`<time datetime="2025-02-01T10:00:00&#43;01:00">10:00</time> <span class="tz-time">04:00</span>`,
+			`<a href="#now-row">Now: 10:30</a> <span class="at-tz">04:30 EST in New York</span>`,
+			"11:00–11:50 CET · 05:00–05:50 EST in New York",
+			`href="/schedule?day=2026-04-08&amp;tz=America%2FNew_York"`,
+		}, nil},
+		{"schedule of the clock's day, in Paris", "/schedule", 200, []string{"<h1>Schedule · Wednesday 8 April</h1>", `<a href="#now-row">Now: 10:40</a>`, "Times are in Europe/Paris (CEST)."}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := get(t, h, tt.target)
+			if rec.Code != tt.status || rec.Header().Get("Content-Type") != html {
+				t.Errorf("status %d %s, want %d; body:\n%.800s", rec.Code, rec.Header().Get("Content-Type"), tt.status, rec.Body.String())
+			}
+			checkBody(t, rec.Body.String(), tt.has, tt.hasNot)
+		})
+	}
+}
+
+// TestAtInTheSitesZone: a talk whose times name no zone (UTC) reads in
+// --time-zone, and a form's time with it; without one, in UTC.
+func TestAtInTheSitesZone(t *testing.T) {
+	for _, tt := range []struct {
+		loc  *time.Location
+		want string
+	}{{paris, "2026-04-08T10:42:00+02:00"}, {nil, "2026-04-08T08:42:00Z"}} {
+		h, err := NewHandler(&fakeSearcher{}, zerolog.Nop(), Options{Location: tt.loc, Now: func() time.Time { return fixedNow }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at, _, _ := nowTitles(t, h, "/api/now"); at != tt.want {
+			t.Errorf("--time-zone %v: at %s, want %s", tt.loc, at, tt.want)
+		}
+	}
+}
+
+// TestNowOnTheFOSDEMArchive: FOSDEM 2024 and 2025 (Brussels, +01:00 in
+// February) from the shared archive: a form's 11:00 on 1 February 2025 is
+// 11:00 in Brussels, and lists the talks on then, not those of 10:00.
+func TestNowOnTheFOSDEMArchive(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "datasets", "fosdem")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("shared dataset %s missing under CI: %v", dir, err)
+		}
+		t.Skipf("shared dataset %s absent: %v", dir, err)
+	}
+	c, err := ingest.LoadPaths([]string{filepath.Join(dir, "fosdem-2024.xml"), filepath.Join(dir, "fosdem-2025.xml")}, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := search.New(c.Talks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHandler(served(e), zerolog.Nop(), Options{ClientBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eleven := time.Date(2025, 2, 1, 10, 0, 0, 0, time.UTC)
+	for _, target := range []string{"/api/now?at=2025-02-01T11:00", "/api/now?at=2025-02-01T11:00:00%2B01:00"} {
+		rec := get(t, h, target)
+		var got struct {
+			At  string
+			Now []struct {
+				Title      string
+				Start, End time.Time
+			}
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); rec.Code != 200 || err != nil {
+			t.Fatalf("%s: %d %v", target, rec.Code, err)
+		}
+		if got.At != "2025-02-01T11:00:00+01:00" {
+			t.Errorf("%s: at %s", target, got.At)
+		}
+		starting := 0
+		for _, x := range got.Now {
+			if x.Start.After(eleven) || !x.End.After(eleven) {
+				t.Errorf("%s: %q (%s–%s) is not on at 11:00 in Brussels", target, x.Title, x.Start, x.End)
+			}
+			if x.Start.Equal(eleven) {
+				starting++
+			}
+			if _, off := x.Start.Zone(); off != 3600 {
+				t.Errorf("%s: %q starts %s, not in Brussels time", target, x.Title, x.Start)
+			}
+		}
+		if starting == 0 {
+			t.Errorf("%s: %d talks on, none starting at 11:00", target, len(got.Now))
+		}
+	}
+	rec := get(t, h, "/now?at=2025-02-01T11:00:00%2B01:00")
+	checkBody(t, rec.Body.String(), []string{`<span class="at-time">Sat 1 Feb, 11:00</span>`, "Times are in Europe/Brussels (CET)."}, nil)
 }

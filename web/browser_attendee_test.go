@@ -176,7 +176,7 @@ func TestBrowserAttendee(t *testing.T) {
 		for _, p := range []string{"/?kind=keynote&scheduled=true", "/now", "/schedule", "/agenda?ids=" + api.ID, "/speakers/" + speakerSlug(amd.Speakers[0].Name)} {
 			do(t, ctx, chromedp.Navigate(b.base+p))
 			waitFor(t, ctx, `document.readyState === 'complete'`)
-			unlabelled := eval[[]string](t, ctx, `[...document.querySelectorAll('input, select, button, textarea')]
+			unlabelled := eval[[]string](t, ctx, `[...document.querySelectorAll('input:not([type=hidden]), select, button, textarea')]
 			  .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
 			  .map(e => e.outerHTML)`)
 			if len(unlabelled) > 0 {
@@ -257,6 +257,73 @@ func TestBrowserAttendee(t *testing.T) {
 		}
 	})
 
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("browser console:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// TestBrowserTimeZoneSwitch: a visitor in New York asks for their zone on
+// now and next; the pages of times show it beside the conference's after a
+// reload and on the way to the schedule, until they go back to the
+// conference's time only. The switch is a form and a script file: the
+// page's strict CSP runs no inline script.
+func TestBrowserTimeZoneSwitch(t *testing.T) {
+	b := newBrowser(t)
+	ctx := b.tab(t)
+	if _, err := chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "America/New_York"}); err != nil {
+		t.Fatal(err)
+	}
+	const withTZ = `new URLSearchParams(location.search).get('tz') === 'America/New_York' && document.readyState === 'complete'`
+	do(t, ctx, chromedp.Navigate(b.base+"/now?at="+atMonarch))
+	waitFor(t, ctx, `document.readyState === 'complete' && document.querySelector('button.tz-mine') !== null`)
+	if got := eval[string](t, ctx, `document.querySelector('.zone-note').textContent`); got != "Times are in CEST." {
+		t.Errorf("zone note %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('button.tz-mine').textContent`); got != "Use mine (America/New_York)" {
+		t.Errorf("switch %q", got)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`button.tz-mine`)))
+	waitFor(t, ctx, withTZ)
+	check := func(when string) {
+		t.Helper()
+		if got := eval[string](t, ctx, `document.querySelector('.at-time').textContent + ' | ' + document.querySelector('.at-tz').textContent`); got != "Wed 8 Apr, 10:40 CEST | 04:40 EDT in New York" {
+			t.Errorf("%s: heading %q", when, got)
+		}
+		if got := eval[string](t, ctx, `new URLSearchParams(location.search).get('at')`); got != "2026-04-08T10:40:00+02:00" {
+			t.Errorf("%s: at %q, want the instant kept", when, got)
+		}
+	}
+	check("after the switch")
+	if got := eval[string](t, ctx, `localStorage.getItem('talksearch:tz')`); got != "America/New_York" {
+		t.Errorf("kept %q", got)
+	}
+
+	// Remembered: a reload, and the page opened again without tz.
+	do(t, ctx, chromedp.Reload())
+	waitFor(t, ctx, withTZ)
+	check("after a reload")
+	do(t, ctx, chromedp.Navigate(b.base+"/now?at="+atMonarch))
+	waitFor(t, ctx, withTZ)
+	check("opened again")
+
+	// The schedule, from the site's menu, is in both zones too.
+	if got := eval[string](t, ctx, `document.querySelector('header.site a[href^="/schedule"]').getAttribute('href')`); got != "/schedule?tz=America%2FNew_York" {
+		t.Errorf("menu links the schedule as %q", got)
+	}
+	do(t, ctx, chromedp.Navigate(b.base+"/schedule?at="+atMonarch))
+	waitFor(t, ctx, withTZ+` && document.querySelector('.tz-time') !== null`)
+	if got := eval[string](t, ctx, `document.querySelector('.grid .slot-time').textContent`); got != "09:00 03:00" {
+		t.Errorf("the first slot %q, want 09:00 CEST and 03:00 in New York", got)
+	}
+
+	// Back to the conference's time only, and it stays so.
+	do(t, ctx, chromedp.Click(chromedp.CSS(`a.tz-off`)))
+	waitFor(t, ctx, `!new URLSearchParams(location.search).has('tz') && document.readyState === 'complete'`)
+	do(t, ctx, chromedp.Navigate(b.base+"/now?at="+atMonarch))
+	waitFor(t, ctx, `document.readyState === 'complete'`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('.at-tz').length + (location.search.includes('tz=') ? 1 : 0) + (localStorage.getItem('talksearch:tz') ? 1 : 0)`); n != 0 {
+		t.Errorf("the visitor's zone still shown or kept (%d signs)", n)
+	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("browser console:\n%s", strings.Join(errs, "\n"))
 	}

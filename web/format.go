@@ -126,7 +126,7 @@ func formatWhen(start, end *time.Time, loc *time.Location) string {
 		return out
 	}
 	e := shownIn(*end, loc)
-	if e.YearDay() == s.YearDay() && e.Year() == s.Year() {
+	if sameDay(e, s) {
 		return out + "–" + e.Format("15:04")
 	}
 	return out + " – " + e.Format("Mon 2 Jan, 15:04")
@@ -134,13 +134,88 @@ func formatWhen(start, end *time.Time, loc *time.Location) string {
 
 // shownIn is t in the zone a page shows it in: its own, which ingestion
 // gives every time (the conference's zone, so a FOSDEM talk reads in
-// Brussels time and a PyTorch one in Paris time), or loc, the site's, for
-// a time in UTC, which names no conference zone.
+// Brussels time and a PyTorch one in Paris time), or loc, the site's
+// (--time-zone), for a time in UTC, which names no conference zone; with
+// no site zone, UTC it stays.
 func shownIn(t time.Time, loc *time.Location) time.Time {
-	if t.Location() == time.UTC {
+	if t.Location() == time.UTC && loc != nil {
 		return t.In(loc)
 	}
 	return t
+}
+
+// formatWhenFor is formatWhen with the slot also in the visitor's zone
+// where it reads differently there: "Sat 1 Feb, 10:00–10:50 CET · 04:00–
+// 04:50 EST in New York". Without a visitor's zone, or where both read
+// alike, it is formatWhen.
+func formatWhenFor(start, end *time.Time, loc, visitor *time.Location) string {
+	out := formatWhen(start, end, loc)
+	if start == nil || visitor == nil {
+		return out
+	}
+	s := shownIn(*start, loc)
+	var e *time.Time
+	if end != nil {
+		x := shownIn(*end, loc)
+		e = &x
+	}
+	alt := visitorSlot(s, e, visitor)
+	if alt == "" {
+		return out
+	}
+	return out + " " + s.Format("MST") + " · " + alt
+}
+
+// visitorTime is an instant in the visitor's zone, "04:00 EST in New
+// York" (with the date where it is another day there), or "" where it
+// reads as it does in the zone t carries.
+func visitorTime(t time.Time, visitor *time.Location) string {
+	return visitorSlot(t, nil, visitor)
+}
+
+// visitorSlot is visitorTime for a slot from start to end (nil: an
+// instant).
+func visitorSlot(start time.Time, end *time.Time, visitor *time.Location) string {
+	if visitor == nil {
+		return ""
+	}
+	const wall = "2006-01-02 15:04"
+	vs := start.In(visitor)
+	if vs.Format(wall) == start.Format(wall) && (end == nil || end.In(visitor).Format(wall) == end.Format(wall)) {
+		return ""
+	}
+	out := vs.Format("15:04")
+	if !sameDay(vs, start) {
+		out = vs.Format("Mon 2 Jan, 15:04")
+	}
+	if end != nil {
+		if ve := end.In(visitor); sameDay(ve, vs) {
+			out += "–" + ve.Format("15:04")
+		} else {
+			out += " – " + ve.Format("Mon 2 Jan, 15:04")
+		}
+	}
+	abbr := vs.Format("MST")
+	out += " " + abbr
+	if p := place(visitor); p != abbr {
+		out += " in " + p
+	}
+	return out
+}
+
+// sameDay says whether two times have the same date, each in its zone.
+func sameDay(a, b time.Time) bool {
+	return a.YearDay() == b.YearDay() && a.Year() == b.Year()
+}
+
+// place names a zone as a person would: the city of an IANA name
+// ("America/New_York": "New York").
+func place(loc *time.Location) string {
+	name := loc.String()
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.ReplaceAll(name, "_", " ")
 }
 
 // zoneName is the abbreviation of the zone a slot is shown in ("CEST").

@@ -38,6 +38,18 @@ func TestSafeHighlight(t *testing.T) {
 	}
 }
 
+// paris is the zone the tests give as --time-zone: +02:00 in April, +01:00
+// in winter.
+var paris = mustZone("Europe/Paris")
+
+func mustZone(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err) // time/tzdata is linked in (index/ingest)
+	}
+	return loc
+}
+
 func TestFormatWhen(t *testing.T) {
 	utc := func(s string) *time.Time {
 		v, err := time.Parse(time.RFC3339, s)
@@ -59,7 +71,7 @@ func TestFormatWhen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := formatWhen(tt.start, tt.end, eventZone); got != tt.want {
+			if got := formatWhen(tt.start, tt.end, paris); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -133,8 +145,8 @@ func TestParagraphs(t *testing.T) {
 }
 
 // A talk's slot reads in its own conference's zone (FOSDEM in Brussels
-// time, even on a server whose site zone is CEST); a UTC time, which names
-// no zone, reads in the site's.
+// time, even on a server whose --time-zone is Paris); a UTC time, which
+// names no zone, reads in the site's, and stays in UTC without one.
 func TestFormatWhenInTheConferenceZone(t *testing.T) {
 	brussels, err := time.LoadLocation("Europe/Brussels")
 	if err != nil {
@@ -142,14 +154,65 @@ func TestFormatWhenInTheConferenceZone(t *testing.T) {
 	}
 	start := time.Date(2025, 2, 1, 10, 30, 0, 0, brussels)
 	end := start.Add(25 * time.Minute)
-	if got := formatWhen(&start, &end, eventZone); got != "Sat 1 Feb, 10:30–10:55" {
+	if got := formatWhen(&start, &end, paris); got != "Sat 1 Feb, 10:30–10:55" {
 		t.Errorf("FOSDEM slot %q", got)
 	}
-	if got := zoneName(&start, eventZone); got != "CET" {
+	if got := zoneName(&start, paris); got != "CET" {
 		t.Errorf("FOSDEM zone %q", got)
 	}
 	utc := start.UTC()
-	if got := formatWhen(&utc, nil, eventZone); got != "Sat 1 Feb, 11:30" {
+	if got := formatWhen(&utc, nil, paris); got != "Sat 1 Feb, 10:30" {
 		t.Errorf("UTC time in the site zone %q", got)
+	}
+	if got := formatWhen(&utc, nil, nil); got != "Sat 1 Feb, 09:30" {
+		t.Errorf("UTC time without a site zone %q", got)
+	}
+}
+
+// A slot reads in the visitor's zone as well where it reads differently
+// there: with the date where it is another day, the zone's abbreviation
+// and its city.
+func TestFormatWhenFor(t *testing.T) {
+	brussels := mustZone("Europe/Brussels")
+	slot := func(hhmm string, minutes int) (*time.Time, *time.Time) {
+		s, err := time.ParseInLocation("2006-01-02 15:04", "2025-02-01 "+hhmm, brussels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := s.Add(time.Duration(minutes) * time.Minute)
+		return &s, &e
+	}
+	tests := []struct {
+		name, from string
+		minutes    int
+		visitor    string
+		want       string
+	}{
+		{"no visitor's zone", "10:00", 50, "", "Sat 1 Feb, 10:00–10:50"},
+		{"the same clock", "10:00", 50, "Europe/Paris", "Sat 1 Feb, 10:00–10:50"},
+		{"New York", "10:00", 50, "America/New_York", "Sat 1 Feb, 10:00–10:50 CET · 04:00–04:50 EST in New York"},
+		{"the day before", "08:00", 50, "America/Los_Angeles", "Sat 1 Feb, 08:00–08:50 CET · Fri 31 Jan, 23:00–23:50 PST in Los Angeles"},
+		{"across the visitor's midnight", "08:30", 60, "America/Los_Angeles", "Sat 1 Feb, 08:30–09:30 CET · Fri 31 Jan, 23:30 – Sat 1 Feb, 00:30 PST in Los Angeles"},
+		{"UTC names itself once", "10:00", 50, "UTC", "Sat 1 Feb, 10:00–10:50 CET · 09:00–09:50 UTC"},
+		{"a zone without letters", "10:00", 50, "America/Sao_Paulo", "Sat 1 Feb, 10:00–10:50 CET · 06:00–06:50 -03 in Sao Paulo"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var visitor *time.Location
+			if tt.visitor != "" {
+				visitor = mustZone(tt.visitor)
+			}
+			start, end := slot(tt.from, tt.minutes)
+			if got := formatWhenFor(start, end, nil, visitor); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := formatWhenFor(nil, nil, nil, mustZone("Asia/Tokyo")); got != "" {
+		t.Errorf("unscheduled: %q", got)
+	}
+	start, _ := slot("10:00", 0)
+	if got := visitorTime(*start, mustZone("Asia/Tokyo")); got != "18:00 JST in Tokyo" {
+		t.Errorf("an instant in Tokyo: %q", got)
 	}
 }

@@ -63,7 +63,9 @@ type Options struct {
 	// CacheBytes bounds the answers kept for reuse, in bytes (8 MiB; see
 	// cache.go); a negative value keeps none.
 	CacheBytes int
-	// Location is the time zone times are shown in: the event's (CEST).
+	// Location is the zone of times that name none (a source read as UTC):
+	// --time-zone. Every other time is shown in its conference's own zone;
+	// nil leaves UTC times in UTC.
 	Location *time.Location
 	// Now is the clock of "now and next" and the schedule's mark of the
 	// current time when a request gives no `at` (time.Now).
@@ -87,10 +89,6 @@ type Options struct {
 	// work replaces the limiter of expensive searches (tests).
 	work *workLimiter
 }
-
-// The event runs in Paris in April: CEST. A fixed zone avoids depending on
-// the host's tzdata.
-var eventZone = time.FixedZone("CEST", 2*60*60)
 
 func (o Options) withDefaults() Options {
 	if o.MaxQueryLen <= 0 {
@@ -119,9 +117,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CacheBytes == 0 {
 		o.CacheBytes = 8 << 20
-	}
-	if o.Location == nil {
-		o.Location = eventZone
 	}
 	if o.ClientBudget == 0 {
 		o.ClientBudget = ClientBudgetRate

@@ -33,7 +33,8 @@ func TestMain(m *testing.M) {
 func newTestHandler(t *testing.T, log zerolog.Logger) (http.Handler, *fakeSearcher) {
 	t.Helper()
 	f := &fakeSearcher{}
-	h, err := NewHandler(f, log, Options{})
+	// The fake's times are in UTC, naming no zone: --time-zone gives one.
+	h, err := NewHandler(f, log, Options{Location: paris})
 	if err != nil {
 		t.Fatalf("NewHandler: %v", err)
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"html/template"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -27,8 +28,10 @@ type schedulePage struct {
 	AllDay []hitView
 	Rooms  []string
 	Rows   []gridRow
-	// NowAt marks the current time when it falls on this day.
-	NowAt string
+	// NowAt marks the current time when it falls on this day; NowTZ is
+	// it in the visitor's zone, where it differs.
+	NowAt, NowTZ string
+	Zone         zoneSwitch
 }
 
 type dayLink struct {
@@ -40,6 +43,8 @@ type dayLink struct {
 type gridRow struct {
 	Time     string // "10:35"
 	DateTime string // RFC 3339, for <time>
+	// TZTime is Time in the visitor's zone, where it differs.
+	TZTime string
 	// Starts: some session starts at this time; rows that only end one are
 	// folded away on a phone.
 	Starts bool
@@ -69,12 +74,17 @@ type cellTalk struct {
 
 func (s *server) schedulePage(c *gin.Context) {
 	v := c.Request.URL.Query()
-	at, err := s.parseAt(v)
+	cat := s.catalogNow()
+	at, err := s.parseAt(cat, v)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	cat := s.catalogNow()
+	visitor, err := parseTZ(v)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	day := strings.TrimSpace(v.Get("day"))
 	if day != "" {
 		if _, err := time.Parse(time.DateOnly, day); err != nil {
@@ -82,10 +92,17 @@ func (s *server) schedulePage(c *gin.Context) {
 			return
 		}
 	} else {
-		day = defaultDay(cat.days, at.In(s.opts.Location).Format(time.DateOnly))
+		day = defaultDay(cat.days, at.In(s.zoneAt(cat, at)).Format(time.DateOnly))
 	}
-	s.answerGzip(c, "schedule "+day+" "+atKey(at), typeHTML, func(ctx context.Context) ([]byte, int, error) {
-		view := s.scheduleView(cat, day, at)
+	atParam := strings.TrimSpace(v.Get("at"))
+	if atParam != "" {
+		// Links keep the instant asked for, as RFC 3339: a datetime-local
+		// is read in the zone of its date, which another day may not share.
+		atParam = at.Format(time.RFC3339)
+	}
+	s.answerGzip(c, "schedule "+day+" "+atKey(at)+" at "+atParam+" tz "+tzName(visitor), typeHTML, func(ctx context.Context) ([]byte, int, error) {
+		view := s.scheduleView(cat, day, at, visitor)
+		view.Zone.on("/schedule", keptParam{"day", day}, keptParam{"at", atParam})
 		body, err := s.renderBytes("schedule", "layout", view)
 		return body, len(view.Rows), err
 	})
@@ -104,14 +121,18 @@ func defaultDay(days []string, today string) string {
 	return today
 }
 
-func (s *server) scheduleView(cat *catalog, day string, at time.Time) schedulePage {
+func (s *server) scheduleView(cat *catalog, day string, at time.Time, visitor *time.Location) schedulePage {
 	label := day
 	if t, err := time.Parse(time.DateOnly, day); err == nil {
 		label = t.Format("Monday 2 January")
 	}
 	v := schedulePage{page: s.newPage("Schedule · " + label), Day: day, Label: label}
 	for _, d := range cat.days {
-		v.Days = append(v.Days, dayLink{Label: dayLabel(d), URL: template.URL("/schedule?day=" + d), Current: d == day})
+		u := "/schedule?day=" + d
+		if visitor != nil {
+			u += "&tz=" + url.QueryEscape(tzName(visitor))
+		}
+		v.Days = append(v.Days, dayLink{Label: dayLabel(d), URL: template.URL(u), Current: d == day})
 	}
 	var talks []*index.Talk
 	perRoom := map[string]int{}
@@ -121,13 +142,18 @@ func (s *server) scheduleView(cat *catalog, day string, at time.Time) schedulePa
 			continue
 		}
 		if t.End.Sub(*t.Start) >= allDayMin {
-			v.AllDay = append(v.AllDay, s.itemView(t))
+			v.AllDay = append(v.AllDay, s.itemViewIn(t, visitor))
 			continue
 		}
 		talks = append(talks, t)
 		perRoom[roomName(t)]++
 	}
 	if len(talks) == 0 {
+		// The zone of the conference of that day, or of the one nearest.
+		if d, err := time.Parse(time.DateOnly, day); err == nil {
+			noon := d.Add(12 * time.Hour)
+			v.Zone = newZoneSwitch(s.zoneAt(cat, noon), noon, visitor)
+		}
 		return v
 	}
 	// Rooms with the most sessions first: the main stages lead.
@@ -174,12 +200,22 @@ func (s *server) scheduleView(cat *catalog, day string, at time.Time) schedulePa
 		blocks[r] = append(bs, &block{from: from, to: to, talks: []*index.Talk{t}})
 	}
 	zone := s.local(talks[0], *talks[0].Start).Location()
+	v.Zone = newZoneSwitch(zone, *talks[0].Start, visitor)
 	for i := 0; i+1 < len(bounds); i++ {
 		local := bounds[i].In(zone)
 		gr := gridRow{Time: local.Format("15:04"), DateTime: local.Format(time.RFC3339),
 			Now: !at.Before(bounds[i]) && at.Before(bounds[i+1])}
+		if visitor != nil {
+			if vt := local.In(visitor); vt.Format("15:04") != gr.Time || !sameDay(vt, local) {
+				gr.TZTime = vt.Format("15:04")
+				if !sameDay(vt, local) {
+					gr.TZTime = vt.Format("Mon 15:04")
+				}
+			}
+		}
 		if gr.Now {
 			v.NowAt = at.In(zone).Format("15:04")
+			v.NowTZ = visitorTime(at.In(zone), visitor)
 		}
 		for _, r := range v.Rooms {
 			var cell *gridCell
@@ -188,9 +224,12 @@ func (s *server) scheduleView(cat *catalog, day string, at time.Time) schedulePa
 				if b.from == i {
 					cell = &gridCell{Span: b.to - b.from, Room: r}
 					for _, t := range b.talks {
+						st, en := s.local(t, *t.Start), s.local(t, *t.End)
 						ct := cellTalk{ID: t.ID, URL: "/talks/" + t.ID, Title: t.Title, Kind: kindLabel(t.Kind),
-							When:    s.local(t, *t.Start).Format("15:04") + "–" + s.local(t, *t.End).Format("15:04"),
-							Running: running(t, at)}
+							When: st.Format("15:04") + "–" + en.Format("15:04"), Running: running(t, at)}
+						if alt := visitorSlot(st, &en, visitor); alt != "" {
+							ct.When += " " + st.Format("MST") + " · " + alt
+						}
 						names := make([]string, len(t.Speakers))
 						for k, sp := range t.Speakers {
 							names[k] = sp.Name

@@ -36,7 +36,7 @@ func TestScheduleGrid(t *testing.T) {
 	s := &server{opts: Options{}.withDefaults()}
 	cat := newCatalog(1, talks)
 	at := time.Date(2026, 4, 8, 9, 25, 0, 0, cest)
-	v := s.scheduleView(cat, "2026-04-08", at)
+	v := s.scheduleView(cat, "2026-04-08", at, nil)
 
 	if len(v.AllDay) != 1 || v.AllDay[0].ID != "expo" {
 		t.Errorf("all day %+v, want the expo", v.AllDay)
@@ -96,10 +96,10 @@ func TestScheduleGrid(t *testing.T) {
 		t.Errorf("now at %q", v.NowAt)
 	}
 	// The second day, and a day without talks.
-	if v := s.scheduleView(cat, "2026-04-09", at); len(v.Rows) != 1 || len(v.AllDay) != 0 || v.NowAt != "" {
+	if v := s.scheduleView(cat, "2026-04-09", at, nil); len(v.Rows) != 1 || len(v.AllDay) != 0 || v.NowAt != "" {
 		t.Errorf("9 April: %d rows, %d all day, now %q", len(v.Rows), len(v.AllDay), v.NowAt)
 	}
-	if v := s.scheduleView(cat, "2026-04-10", at); len(v.Rows) != 0 {
+	if v := s.scheduleView(cat, "2026-04-10", at, nil); len(v.Rows) != 0 {
 		t.Errorf("10 April: %d rows", len(v.Rows))
 	}
 	if got := defaultDay(cat.days, "2026-04-09"); got != "2026-04-09" {

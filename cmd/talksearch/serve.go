@@ -191,6 +191,9 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	h, err := web.NewHandler(catalog{engine, overlap.NewReports(engine)}, log, web.Options{
 		RequestTimeout: o.requestTimeout, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
 		ReloadStatus: reload.status, ClientBudget: budget, SourcesStatus: g.sourcesStatus(),
+		// Times that name no zone read in --time-zone; every other in its
+		// conference's own.
+		Location: g.zone,
 	})
 	if err != nil {
 		return fmt.Errorf("web handler: %w", err)

@@ -119,6 +119,67 @@
     if (tools) tools.appendChild(keep);
   }
 
+  // The visitor's time zone: the pages of times (now, schedule) show times
+  // in the conference's zone and, with tz=ZONE, in the visitor's as well.
+  // The choice is kept in this browser: a page of times opened without tz
+  // gets it, and links to those pages carry it.
+  var TZ_KEY = 'talksearch:tz';
+  function storedTZ() {
+    try { return localStorage.getItem(TZ_KEY) || ''; } catch (err) { return ''; }
+  }
+  function saveTZ(name) {
+    try {
+      if (name) localStorage.setItem(TZ_KEY, name); else localStorage.removeItem(TZ_KEY);
+    } catch (err) { /* storage off: the choice lasts this page's links */ }
+  }
+  // A zone the browser knows; the server checks it again (400 otherwise).
+  function knownTZ(name) {
+    try { new Intl.DateTimeFormat('en', { timeZone: name }); return true; } catch (err) { return false; }
+  }
+  function browserTZ() {
+    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (err) { return ''; }
+  }
+  var myTZ = storedTZ();
+  if (myTZ && !knownTZ(myTZ)) { saveTZ(''); myTZ = ''; }
+  var tzForm = doc.querySelector('form.tz-switch');
+  if (tzForm && myTZ && !new URLSearchParams(location.search).has('tz')) {
+    var withTZ = new URL(location.href);
+    withTZ.searchParams.set('tz', myTZ);
+    location.replace(withTZ.pathname + withTZ.search + withTZ.hash);
+    return;
+  }
+  if (myTZ) {
+    doc.querySelectorAll('a[href^="/now"], a[href^="/schedule"]').forEach(function (a) {
+      if (a.classList.contains('tz-off')) return;
+      var u = new URL(a.getAttribute('href'), location.href);
+      if ((u.pathname !== '/now' && u.pathname !== '/schedule') || u.searchParams.has('tz')) return;
+      u.searchParams.set('tz', myTZ);
+      a.setAttribute('href', u.pathname + u.search + u.hash);
+    });
+  }
+  if (tzForm) {
+    var tzInput = tzForm.querySelector('input[name=tz]');
+    var mine = browserTZ();
+    if (tzInput && mine && knownTZ(mine) && mine !== tzForm.dataset.tz) {
+      var use = doc.createElement('button');
+      use.type = 'button';
+      use.className = 'tz-mine';
+      use.textContent = 'Use mine (' + mine + ')';
+      use.addEventListener('click', function () {
+        tzInput.value = mine;
+        if (tzForm.requestSubmit) tzForm.requestSubmit(); else { saveTZ(mine); tzForm.submit(); }
+      });
+      tzForm.insertBefore(use, tzForm.querySelector('.tz-off'));
+    }
+    tzForm.addEventListener('submit', function () {
+      var name = tzInput ? tzInput.value.trim() : '';
+      // An unknown name is not kept: the server's 400 says what is wrong.
+      if (!name || knownTZ(name)) saveTZ(name);
+    });
+    var off = tzForm.querySelector('a.tz-off');
+    if (off) off.addEventListener('click', function () { saveTZ(''); });
+  }
+
   // Talk page: "← Search" goes back to the very search the reader came from.
   var back = doc.getElementById('back');
   if (back && doc.referrer) {
