@@ -31,9 +31,9 @@ func hostileTalks() []*index.Talk {
 	} {
 		out = append(out, &index.Talk{
 			ID: "talk-" + string(rune('a'+i)), Title: "Title" + inject + "\x00\x1b[31m\u202eevil",
-			Abstract:   "Abstract\rwith a bare CR" + inject,
-			Speakers:   []index.Speaker{{Name: "Ada\r\nATTENDEE:mailto:x@y.z", Affiliation: "Org;X,Y"}},
-			Track:      "Track" + inject, Room: "Room\r\nLOCATION:elsewhere",
+			Abstract: "Abstract\rwith a bare CR" + inject,
+			Speakers: []index.Speaker{{Name: "Ada\r\nATTENDEE:mailto:x@y.z", Affiliation: "Org;X,Y"}},
+			Track:    "Track" + inject, Room: "Room\r\nLOCATION:elsewhere",
 			Conference: index.Conference{ID: "c", Name: "Conf\x00"},
 			URL:        u, Start: &start, End: &end, Kind: index.KindTalk, Scheduled: true,
 		})
