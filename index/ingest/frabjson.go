@@ -139,6 +139,18 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 }
 
 // valueLine is the line of the value that the decoder reads next.
+// nextByte is the first byte of the value dec is at in data (0 at the end).
+func nextByte(data []byte, dec *json.Decoder) byte {
+	off := dec.InputOffset()
+	for off < int64(len(data)) && strings.ContainsRune(" \t\r\n,:", rune(data[off])) {
+		off++
+	}
+	if off < int64(len(data)) {
+		return data[off]
+	}
+	return 0
+}
+
 func valueLine(data []byte, dec *json.Decoder) int {
 	off := dec.InputOffset()
 	for off < int64(len(data)) && strings.ContainsRune(" \t\r\n,:", rune(data[off])) {
@@ -293,17 +305,39 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 		loc                       = opt.TimeZone
 	)
 	dec := json.NewDecoder(bytes.NewReader(data))
+	// shaped says whether the value dec is at starts with first; else the
+	// value is skipped with a warning naming the field: a day's field of
+	// a wrong shape costs that field, never the file.
+	shaped := func(dec *json.Decoder, field string, first byte, want string) (bool, error) {
+		line := valueLine(data, dec)
+		if c := nextByte(data, dec); c == first {
+			return true, nil
+		}
+		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf("%s is not %s: not read", field, want)})
+		return false, skipValue(dec)
+	}
 	day := func(dec *json.Decoder) error {
 		d := &frabJSONDay{line: valueLine(data, dec)}
 		days = append(days, d)
 		return walkObject(dec, func(dec *json.Decoder, key string) error {
 			switch key {
-			case "date":
-				return dec.Decode(&d.date)
-			case "day_start":
+			case "date", "day_start":
+				ok, err := shaped(dec, "the day's "+key, '"', "a text")
+				if !ok || err != nil {
+					return err
+				}
+				if key == "date" {
+					return dec.Decode(&d.date)
+				}
 				return dec.Decode(&d.dayStart)
 			case "rooms":
-				return walkObject(dec, func(dec *json.Decoder, _ string) error {
+				if ok, err := shaped(dec, "the day's rooms", '{', "an object of rooms"); !ok || err != nil {
+					return err
+				}
+				return walkObject(dec, func(dec *json.Decoder, room string) error {
+					if ok, err := shaped(dec, fmt.Sprintf("room %q", room), '[', "a list of events"); !ok || err != nil {
+						return err
+					}
 					return walkArray(dec, func(dec *json.Decoder) error {
 						line := valueLine(data, dec)
 						var raw json.RawMessage
