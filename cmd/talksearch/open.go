@@ -87,9 +87,10 @@ func (g *globals) openLibrary(dir string) (*library, error) {
 		}
 		return fail(fmt.Errorf("no talks to search: %w", why))
 	}
-	if dir != "" {
+	if dir != "" && !src.Kept {
 		// A rebuild here would lose, for the next serve, the talks of a
-		// deleted seed file without its refusal (checkPersistedDrop).
+		// deleted seed file without its refusal (checkPersistedDrop). A
+		// kept corpus is the index's own: nothing to compare.
 		if before, ok := index.PersistedSources(dir); ok {
 			if err := dropped(before, c.Talks).err("serve --allow-drop"); err != nil {
 				return fail(fmt.Errorf("--index %s: the seeds differ from the indexed ones: %w", dir, err))

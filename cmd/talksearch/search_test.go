@@ -376,3 +376,20 @@ func TestPrintFacetCompact(t *testing.T) {
 		t.Errorf("a facet without values printed %q", b.String())
 	}
 }
+
+// TestSearchIndexRefusesDrop: search --index does not rebuild the index of
+// a directory without the talks of a deleted seed file, which the next
+// serve would then lose without a word.
+func TestSearchIndexRefusesDrop(t *testing.T) {
+	seeds, dir := twoConferences(t), t.TempDir()
+	if _, stderr, err := runCmd(t, nil, "--seeds", seeds, "search", "--index", dir, "borrow"); err != nil {
+		t.Fatalf("first call: %v\n%s", err, stderr)
+	}
+	if err := os.Remove(filepath.Join(seeds, "harbour.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCmd(t, nil, "--seeds", seeds, "search", "--index", dir, "borrow")
+	if exitCode(err) != exitFailure || !strings.Contains(err.Error(), "harbour.jsonl (2 talks)") {
+		t.Errorf("err = %v, want status 1 naming harbour.jsonl", err)
+	}
+}
