@@ -35,6 +35,8 @@ func (s *server) routes(r *gin.Engine) {
 	get("/agenda.ics", s.agendaCalendar)
 	get("/search.ics", s.searchCalendar)
 	get("/speakers/:slug", s.speakerPage)
+	// A conference's schedule for conference apps (frab.go).
+	get("/c/:conference/schedule.xml", s.scheduleXML)
 
 	// JSON API.
 	get("/api/search", s.apiSearch)
