@@ -1,7 +1,9 @@
 package index
 
 import (
+	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
@@ -106,7 +108,12 @@ func indexTalks(idx bleve.Index, talks []Talk, p Progress) error {
 		go func() { next <- indexBatch(idx, batch, from) }()
 		if running != nil {
 			if err := wait(); err != nil {
-				<-next // no batch outlives the call
+				// No batch outlives the call. A panic is the
+				// consequence of the other batch's failed write
+				// (indexBatch), whose error says what went wrong.
+				if nerr := <-next; nerr != nil && errors.Is(err, ErrBuildPanic) && !errors.Is(nerr, ErrBuildPanic) {
+					return nerr
+				}
 				return err
 			}
 		}
@@ -116,7 +123,17 @@ func indexTalks(idx bleve.Index, talks []Talk, p Progress) error {
 }
 
 // indexBatch indexes talks, the ones from index from on, as one batch.
-func indexBatch(idx bleve.Index, talks []Talk, from int) error {
+//
+// A panic in Bleve becomes the batch's error (see recoverBuild): when a
+// batch fails to persist (a full disk), scorch closes its segment although
+// the index still holds it, and the batch in flight beside it then reads
+// that closed segment and panics. The index is discarded on any error, so
+// nothing reads it afterwards.
+func indexBatch(idx bleve.Index, talks []Talk, from int) (err error) {
+	// A fault on a mapped file (a segment cut short on a full disk) is
+	// a panic to recover as well, not the end of the process.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer recoverBuild(&err, fmt.Sprintf("index talks %d to %d", from, from+len(talks)-1))
 	b := idx.NewBatch()
 	for i, t := range talks {
 		if err := b.Index(t.ID, newDocument(t)); err != nil {
@@ -127,6 +144,39 @@ func indexBatch(idx bleve.Index, talks []Talk, from int) error {
 		return fmt.Errorf("index talks %d to %d: %w", from, from+len(talks)-1, err)
 	}
 	return nil
+}
+
+// ErrBuildPanic is wrapped by the error of a build in which the index
+// library panicked. Bleve panics on some paths after a failed write (see
+// indexBatch); the build is then abandoned like any failed one, and the
+// index it was writing is closed and removed, so that a server keeps
+// serving its current index rather than exit.
+var ErrBuildPanic = errors.New("the index library panicked")
+
+// recoverBuild, deferred by a build step, turns a panic into *err. It also
+// closes the indexes of *open (if any) that the step had open, so that
+// their files, goroutines and mapped memory do not outlive the failed
+// build. It must be deferred directly (recover works only there).
+func recoverBuild(err *error, what string, open ...*bleve.Index) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	*err = fmt.Errorf("%s: %w: %v", what, ErrBuildPanic, r)
+	for _, idx := range open {
+		if *idx != nil {
+			closeAfterPanic(*idx)
+			*idx = nil
+		}
+	}
+}
+
+// closeAfterPanic closes an index whose state a panic may have left
+// inconsistent: a second panic while closing it is dropped, the build has
+// failed already.
+func closeAfterPanic(idx bleve.Index) {
+	defer func() { _ = recover() }()
+	_ = idx.Close()
 }
 
 // SpeakersText is the text of the speakers field: one speaker a line,

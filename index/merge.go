@@ -39,8 +39,18 @@ var mergeInOnePass = func() mergeplan.MergePlanOptions {
 // documents: none is below half of one. Scorch keeps this config in the
 // index (index_meta.json), so the index reopened for the final merge
 // does not merge on its own either; forceMerge passes its own plan.
+//
+// Its persister writes each batch's segment as it is, without merging
+// the segments in memory first (a MemoryPressurePauseThreshold of 0 turns
+// that off): the final merge rewrites them all anyway, and the in-memory
+// merge runs on goroutines of Bleve's own that do not survive the state a
+// failed write leaves. When a batch cannot be written (a full disk),
+// scorch closes its segment although the index still holds it; merging it
+// in memory then panics where no caller can recover, ending the process.
+// Written directly, a closed segment is only copied out of its bytes.
 var noBackgroundMerge = map[string]any{
 	"scorchMergePlanOptions": map[string]any{"MaxSegmentSize": 1},
+	"scorchPersisterOptions": map[string]any{"MemoryPressurePauseThreshold": 0},
 }
 
 // buildOnDisk writes the index of talks into the new directory path,
@@ -52,8 +62,14 @@ var noBackgroundMerge = map[string]any{
 // still be in memory, so merging the open index could leave a second
 // segment. Each round is checked on the reopened index, which is what a
 // reader will see.
-func buildOnDisk(path string, talks []Talk, p Progress) (uint64, error) {
-	idx, err := bleve.NewUsing(path, NewMapping(), scorch.Name, scorch.Name, noBackgroundMerge)
+//
+// A panic of Bleve's on the way (after a failed write: ErrBuildPanic) is
+// an error like the others, and the index is closed.
+func buildOnDisk(path string, talks []Talk, p Progress) (docs uint64, err error) {
+	var idx bleve.Index // open, to close if Bleve panics
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer recoverBuild(&err, "build index "+path, &idx)
+	idx, err = bleve.NewUsing(path, NewMapping(), scorch.Name, scorch.Name, noBackgroundMerge)
 	if err != nil {
 		return 0, fmt.Errorf("new index %s: %w", path, err)
 	}
@@ -61,12 +77,13 @@ func buildOnDisk(path string, talks []Talk, p Progress) (uint64, error) {
 	if cerr := idx.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close new index: %w", cerr)
 	}
+	idx = nil
 	if err != nil {
 		return 0, err
 	}
 	releaseMemory(len(talks))
 	for range maxMergeRounds {
-		idx, err := bleve.Open(path)
+		idx, err = bleve.Open(path)
 		if err != nil {
 			return 0, fmt.Errorf("reopen new index: %w", err)
 		}
@@ -82,6 +99,7 @@ func buildOnDisk(path string, talks []Talk, p Progress) (uint64, error) {
 		if cerr := idx.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("close new index: %w", cerr)
 		}
+		idx = nil
 		if err != nil || n <= 1 {
 			return docs, err
 		}
@@ -93,24 +111,30 @@ func buildOnDisk(path string, talks []Talk, p Progress) (uint64, error) {
 // files of merged-away segments only some time after the merge, so the
 // index is built beside path and copied into it, which copies the files of
 // its one segment only.
-func buildCompact(path string, talks []Talk, p Progress) (uint64, error) {
+func buildCompact(path string, talks []Talk, p Progress) (docs uint64, err error) {
 	build := path + ".build"
 	defer os.RemoveAll(build)
-	docs, err := buildOnDisk(build, talks, p)
+	docs, err = buildOnDisk(build, talks, p)
 	if err != nil {
 		return 0, err
 	}
-	idx, err := openReadOnly(build)
+	var idx bleve.Index
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer recoverBuild(&err, "copy new index to "+path, &idx)
+	idx, err = openReadOnly(build)
 	if err != nil {
 		return 0, fmt.Errorf("open new index: %w", err)
 	}
-	defer idx.Close()
 	cp, ok := idx.(bleve.IndexCopyable)
 	if !ok {
-		return 0, fmt.Errorf("copy new index: a %T cannot be copied", idx)
+		err = fmt.Errorf("copy new index: a %T cannot be copied", idx)
+	} else if err = cp.CopyTo(bleve.FileSystemDirectory(path)); err != nil {
+		err = fmt.Errorf("copy new index to %s: %w", path, err)
 	}
-	if err := cp.CopyTo(bleve.FileSystemDirectory(path)); err != nil {
-		return 0, fmt.Errorf("copy new index to %s: %w", path, err)
+	idx.Close()
+	idx = nil
+	if err != nil {
+		return 0, err
 	}
 	return docs, nil
 }
@@ -162,17 +186,39 @@ func scorchOf(idx bleve.Index) (*scorch.Scorch, error) {
 
 // forceMerge merges every segment of a scorch index on disk into one and
 // waits until the merged segment is the index's.
+//
+// Scorch's ForceMerge returns nothing of a merge that fails: without a
+// "mergeDone" channel in its context (the key scorch reads, unexported) its
+// merger retries the failed merge forever and ForceMerge waits for it, so
+// a full disk hung the build. With one, the merger sends the merge's
+// result there and drops the request; ForceMerge still waits until the
+// index is closed, which the caller does on this error.
 func forceMerge(idx bleve.Index) error {
 	s, err := scorchOf(idx)
 	if err != nil {
 		return fmt.Errorf("merge segments: %w", err)
 	}
 	opts := mergeInOnePass
-	if err := s.ForceMerge(context.Background(), &opts); err != nil {
+	merged := make(chan error, 1)
+	ctx := context.WithValue(context.Background(), scorchMergeDoneKey, merged)
+	returned := make(chan error, 1)
+	go func() { returned <- s.ForceMerge(ctx, &opts) }()
+	select {
+	case err = <-merged:
+		if err == nil {
+			err = <-returned
+		}
+	case err = <-returned:
+	}
+	if err != nil {
 		return fmt.Errorf("merge segments: %w", err)
 	}
 	return nil
 }
+
+// scorchMergeDoneKey is the context key under which scorch's merger looks
+// for a channel to send a merge's result to (scorch's mergeDoneKey).
+const scorchMergeDoneKey = "mergeDone"
 
 // tempIndex is a read-only index built in a directory of its own, which is
 // removed once the index is open, or else when it is closed.

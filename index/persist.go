@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"golang.org/x/sys/unix"
 )
 
 // A persisted index lives in a directory of its own:
@@ -128,11 +130,11 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 	rep.Reason = reason
 	path, err = buildPersisted(dir, talks, hash, p)
 	if err != nil {
-		return nil, rep, fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, err)
+		return nil, rep, fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, diskError(dir, err))
 	}
 	if err := switchCurrent(dir, filepath.Base(path)); err != nil {
 		os.RemoveAll(path)
-		return nil, rep, fmt.Errorf("switch index in %s to %s: %w", dir, filepath.Base(path), err)
+		return nil, rep, fmt.Errorf("switch index in %s to %s: %w", dir, filepath.Base(path), diskError(dir, err))
 	}
 	rep.Cleanup = removeStale(dir, filepath.Base(path))
 	idx, err = openReadOnly(path)
@@ -196,7 +198,9 @@ func openReadOnly(path string) (bleve.Index, error) {
 }
 
 // buildPersisted writes a complete index of talks and its manifest into a
-// new directory of dir and returns its path.
+// new directory of dir and returns its path. On any error, a failed write
+// (a full or read-only disk, an I/O error) or a panic of Bleve's after one,
+// it removes everything it wrote and leaves the rest of dir as it was.
 func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -223,18 +227,108 @@ func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, 
 }
 
 // switchCurrent points DIR/current at name by renaming a new symlink over
-// it, which is atomic.
+// it, which is atomic. On error DIR/current is as it was: the caller
+// removes name, so current must not be left on it.
 func switchCurrent(dir, name string) error {
+	link := filepath.Join(dir, currentLink)
+	prev, prevErr := os.Readlink(link)
+	if err := replaceLink(dir, name); err != nil {
+		return err
+	}
+	if err := syncDir(dir); err != nil {
+		// The switch may not be on disk; the new index is about to be
+		// removed, so current goes back to the index it named.
+		if prevErr == nil {
+			err = errors.Join(err, replaceLink(dir, prev))
+		} else {
+			err = errors.Join(err, os.Remove(link))
+		}
+		return err
+	}
+	return nil
+}
+
+// replaceLink makes DIR/current name target, atomically.
+func replaceLink(dir, target string) error {
 	tmp := filepath.Join(dir, currentLink+".tmp")
 	os.Remove(tmp)
-	if err := os.Symlink(name, tmp); err != nil {
+	if err := os.Symlink(target, tmp); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, currentLink)); err != nil {
 		os.Remove(tmp)
 		return err
 	}
-	return syncDir(dir)
+	return nil
+}
+
+// diskProblems are the errors of a write that the disk refused, with what
+// to call them. Bleve formats the errors it passes on with %v, which
+// loses the errno, so they are also recognised by its text.
+var diskProblems = []struct {
+	errno syscall.Errno
+	what  string
+}{
+	{syscall.ENOSPC, "is full"},
+	{syscall.EDQUOT, "is over quota"},
+	{syscall.EROFS, "is read-only"},
+	{syscall.EIO, "failed (I/O error)"},
+}
+
+// diskError names the disk problem behind err, a failed write under dir:
+// "the disk of DIR is full (12 KiB free): …". The error wraps both err
+// and the errno, so errors.Is(err, syscall.ENOSPC) holds even where Bleve
+// dropped it from the chain. Other errors are returned as they are.
+func diskError(dir string, err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, p := range diskProblems {
+		if errors.Is(err, p.errno) || strings.Contains(err.Error(), p.errno.Error()) {
+			what := p.what
+			if free, ok := freeSpace(dir); ok && (p.errno == syscall.ENOSPC || p.errno == syscall.EDQUOT) {
+				what += fmt.Sprintf(" (%s free)", free)
+			}
+			return &DiskError{Dir: dir, Errno: p.errno, msg: "the disk of " + dir + " " + what, err: err}
+		}
+	}
+	return err
+}
+
+// DiskError is a write under Dir that the disk refused (Errno: ENOSPC,
+// EDQUOT, EROFS or EIO).
+type DiskError struct {
+	Dir   string
+	Errno syscall.Errno
+	msg   string
+	err   error
+}
+
+func (e *DiskError) Error() string   { return e.msg + ": " + e.err.Error() }
+func (e *DiskError) Unwrap() []error { return []error{e.err, e.Errno} }
+
+// freeSpace is the space left to this process on dir's file system, in
+// the largest unit that keeps it above 1.
+func freeSpace(dir string) (string, bool) {
+	var st unix.Statfs_t
+	for d := dir; ; d = filepath.Dir(d) {
+		if unix.Statfs(d, &st) == nil {
+			break
+		}
+		if d == filepath.Dir(d) {
+			return "", false
+		}
+	}
+	n := st.Bavail * uint64(st.Bsize)
+	switch {
+	case n >= 10<<30:
+		return fmt.Sprintf("%d GiB", n>>30), true
+	case n >= 10<<20:
+		return fmt.Sprintf("%d MiB", n>>20), true
+	case n >= 10<<10:
+		return fmt.Sprintf("%d KiB", n>>10), true
+	}
+	return fmt.Sprintf("%d bytes", n), true
 }
 
 // removeStale removes every index directory of dir but keep: the one

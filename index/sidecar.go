@@ -143,11 +143,11 @@ func (s *Sidecar) Save(name, key string, v any) error {
 		return fmt.Errorf("sidecar %s: encode: %w", name, err)
 	}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return fmt.Errorf("sidecar %s: %w", name, err)
+		return fmt.Errorf("sidecar %s: %w", name, diskError(s.dir, err))
 	}
 	f, err := os.CreateTemp(s.dir, "."+name+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("sidecar %s: %w", name, err)
+		return fmt.Errorf("sidecar %s: %w", name, diskError(s.dir, err))
 	}
 	sum := sha256.Sum256(body.Bytes())
 	w := bufio.NewWriter(f)
@@ -159,7 +159,7 @@ func (s *Sidecar) Save(name, key string, v any) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("sidecar %s: write: %w", name, err)
+		return fmt.Errorf("sidecar %s: write: %w", name, diskError(s.dir, err))
 	}
 	return nil
 }
