@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -213,8 +214,30 @@ func forceMerge(idx bleve.Index) error {
 	if err != nil {
 		return fmt.Errorf("merge segments: %w", err)
 	}
-	return nil
+	return waitPersisted(s)
 }
+
+// waitPersisted waits until scorch's persister has written the root the
+// merge made: closed before, the index reopens on its old segments, and a
+// loaded machine could make every round of buildOnDisk's loop miss it.
+func waitPersisted(s *scorch.Scorch) error {
+	deadline := time.Now().Add(persistWait)
+	for {
+		m := s.StatsMap()
+		root, _ := m["CurRootEpoch"].(uint64)
+		persisted, _ := m["LastPersistedEpoch"].(uint64)
+		if persisted >= root {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("merge segments: the merged index was not written within %v", persistWait)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// persistWait bounds waitPersisted: scorch writes a root in milliseconds.
+const persistWait = time.Minute
 
 // scorchMergeDoneKey is the context key under which scorch's merger looks
 // for a channel to send a merge's result to (scorch's mergeDoneKey).
