@@ -267,8 +267,10 @@ func msSince(t time.Time) float64 {
 
 // doc is what a snapshot knows of one talk beyond the index.
 type doc struct {
-	talk  *index.Talk
-	ord   int // position in the corpus order of byTime
+	talk *index.Talk
+	ord  int // position in the corpus order of byTime
+	// track is the talk's track as the facet shows it (snapshot.shown),
+	// which a track: clause selects by.
 	track string
 	// isBreak repeats talk.Kind == index.KindBreak where a scan of every
 	// match reads it without loading the talk.
@@ -316,6 +318,10 @@ type snapshot struct {
 	// (bm25.go); nil leaves them to Bleve.
 	bm25   *bsearch.BM25Stats
 	values map[string][]string // facet name → its known values, sorted
+	// shown are the values of the folded facets (track, room) by their
+	// folded key (facetkey.go): the one value in values that stands for
+	// every spelling of the key.
+	shown [nFacets]map[string]string
 	// facets are each talk's facet values by document number (layOut),
 	// as 1 + their index in values, 0 for none: a facet count reads them
 	// for every match, and read from the docs they would be a cache miss
@@ -378,17 +384,21 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	for _, name := range facetNames {
 		seen[name] = map[string]bool{}
 	}
+	shown := newShownValues()
 	for i := range talks {
 		t := &talks[i]
 		if _, dup := s.byID[t.ID]; dup {
 			idx.Close()
 			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
 		}
-		d := &doc{talk: t, track: t.Track, isBreak: t.Kind == index.KindBreak, startMin: startMinute(t)}
+		d := &doc{talk: t, isBreak: t.Kind == index.KindBreak, startMin: startMinute(t)}
 		s.byID[t.ID] = d
 		s.byTime = append(s.byTime, d)
 		for i, v := range talkFacetValues(t) {
-			if name := facetNames[i]; v != "" && !seen[name][v] {
+			if v == "" || shown.add(i, v, t) {
+				continue // a folded facet's values are added below
+			}
+			if name := facetNames[i]; !seen[name][v] {
 				seen[name][v] = true
 				s.values[name] = append(s.values[name], v)
 			}
@@ -402,6 +412,15 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		if t.Conference.ID != "" {
 			s.conferenceNames[t.Conference.ID] = t.Conference.Name
 		}
+	}
+	s.shown = shown.keys()
+	for i, byKey := range s.shown {
+		for _, v := range byKey {
+			s.values[facetNames[i]] = append(s.values[facetNames[i]], v)
+		}
+	}
+	for _, d := range s.byTime {
+		d.track = s.shownValue(trackFacet, d.talk.Track)
 	}
 	for _, vs := range s.values {
 		sort.Strings(vs)
@@ -488,7 +507,7 @@ func (s *snapshot) layOut() error {
 			s.docs[n] = &all[len(all)-1]
 			for i, v := range talkFacetValues(d.talk) {
 				if v != "" {
-					k, _ := slices.BinarySearch(s.values[facetNames[i]], v)
+					k, _ := slices.BinarySearch(s.values[facetNames[i]], s.shownValue(i, v))
 					s.facets[n][i] = int32(k + 1)
 				}
 			}

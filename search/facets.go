@@ -39,8 +39,9 @@ var _ = [1]struct{}{}[len(facetNames)-1-languageFacet]
 type selection [nFacets]map[string]bool
 
 // newSelection resolves the requested values against the corpus's values,
-// ignoring case ("inference" selects "Inference"); a value the corpus does
-// not have is kept as asked and selects nothing.
+// ignoring case ("inference" selects "Inference"), and for tracks and rooms
+// any spelling of a value (facetkey.go: "Rust devroom" selects "Rust"); a
+// value the corpus does not have is kept as asked and selects nothing.
 func (s *snapshot) newSelection(r Request) selection {
 	var sel selection
 	for i, vs := range r.facetValues() {
@@ -49,14 +50,17 @@ func (s *snapshot) newSelection(r Request) selection {
 		}
 		sel[i] = map[string]bool{}
 		for _, v := range vs {
-			sel[i][s.canonicalValue(facetNames[i], v)] = true
+			sel[i][s.canonicalValue(i, v)] = true
 		}
 	}
 	return sel
 }
 
-func (s *snapshot) canonicalValue(facet, v string) string {
-	for _, known := range s.values[facet] {
+func (s *snapshot) canonicalValue(facet int, v string) string {
+	if s.shown[facet] != nil {
+		return s.shownValue(facet, v)
+	}
+	for _, known := range s.values[facetNames[facet]] {
 		if strings.EqualFold(known, v) {
 			return known
 		}

@@ -588,12 +588,14 @@ var questionWords = func() map[string]bool {
 func isQueryFiller(w string) bool { return analysis.IsStopWord(w) || questionWords[w] }
 
 // tracksMatching returns the tracks whose name contains v, ignoring case,
-// intersected with prev when prev is non-nil.
+// or whose folded name contains v's (facetkey.go: "track:mysql & friends"
+// finds "MySQL and Friends"), intersected with prev when prev is non-nil.
+// The tracks are the facet's values, which stand for all their spellings.
 func (s *snapshot) tracksMatching(v string, prev map[string]bool) map[string]bool {
 	out := map[string]bool{}
-	lv := strings.ToLower(v)
-	for _, t := range s.values["track"] {
-		if strings.Contains(strings.ToLower(t), lv) && (prev == nil || prev[t]) {
+	lv, fv := strings.ToLower(v), foldTrack(v)
+	for k, t := range s.shown[trackFacet] {
+		if (strings.Contains(strings.ToLower(t), lv) || fv != "" && strings.Contains(k, fv)) && (prev == nil || prev[t]) {
 			out[t] = true
 		}
 	}
