@@ -21,6 +21,9 @@ func newDocument(t Talk) map[string]any {
 	if t.Abstract != "" {
 		d[FieldAbstract] = t.Abstract
 	}
+	if desc := t.DescriptionText(); desc != "" {
+		d[FieldDescription] = desc
+	}
 	if len(t.Speakers) > 0 {
 		d[FieldSpeakers] = SpeakersText(&t)
 	}

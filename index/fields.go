@@ -11,7 +11,11 @@ const (
 	// text; term vectors give match locations.
 	FieldTitle    = "title"    // text (talk_en), term vectors: weighed above the abstract
 	FieldAbstract = "abstract" // text (talk_en), term vectors
-	FieldSpeakers = "speakers" // text (talk_en), term vectors: names and affiliations, one speaker a line
+	// FieldDescription is the longer text some sources keep beside the
+	// abstract (FOSDEM's <description>), in a field of its own so that it
+	// weighs less than the abstract (ranking.Fields).
+	FieldDescription = "description" // text (talk_en), term vectors
+	FieldSpeakers    = "speakers"    // text (talk_en), term vectors: names and affiliations, one speaker a line
 
 	FieldTrackText = "track_text" // text (talk_en) copy of the track, so words of a track name match
 	FieldRoomText  = "room_text"  // text (talk_en) copy of the room, so "Master Stage" finds that room's talks

@@ -18,7 +18,9 @@ import (
 // coordination counts them).
 // 7: keyword fields keep no doc values and nothing is stored; a build of
 // more than one batch is one merged segment.
-const MappingVersion = 7
+// 8: description, the text some sources keep beside the abstract, is
+// indexed in a field of its own.
+const MappingVersion = 8
 
 // ScoringModel is the relevance model of the index: BM25, whose length
 // normalisation saturates keyword stuffing in long abstracts better than
@@ -65,6 +67,7 @@ func NewMapping() mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(FieldTitle, text(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldAbstract, text(analysis.AnalyzerName))
+	doc.AddFieldMappingsAt(FieldDescription, text(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldSpeakers, text(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldTrackText, twin(analysis.AnalyzerName))
 	doc.AddFieldMappingsAt(FieldRoomText, twin(analysis.AnalyzerName))

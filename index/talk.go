@@ -102,3 +102,14 @@ func (t *Talk) Languages() []string {
 	}
 	return strings.Split(t.Language, ", ")
 }
+
+// DescriptionText is the talk's description where it adds to the
+// abstract: empty when it repeats the abstract (a source that copies one
+// into the other, or submissions whose abstract is their description), so
+// that the same words are neither indexed nor shown twice.
+func (t *Talk) DescriptionText() string {
+	if strings.TrimSpace(t.Description) == strings.TrimSpace(t.Abstract) {
+		return ""
+	}
+	return t.Description
+}

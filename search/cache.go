@@ -106,6 +106,9 @@ func (r *Result) approxBytes() int {
 		for _, f := range h.Highlights.Abstract {
 			n += 16 + len(f)
 		}
+		for _, f := range h.Highlights.Description {
+			n += 16 + len(f)
+		}
 	}
 	for _, vs := range [][]FacetValue{r.Facets.Track, r.Facets.Level, r.Facets.Room} {
 		for _, v := range vs {

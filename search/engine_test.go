@@ -201,25 +201,27 @@ func TestSearchHighlights(t *testing.T) {
 		id    string
 		want  Highlights
 	}{
-		{"<1ms", "kv-cache", Highlights{Title: []string{}, Speakers: []string{}, Abstract: []string{
+		{"<1ms", "kv-cache", Highlights{Title: []string{}, Speakers: []string{}, Description: []string{}, Abstract: []string{
 			"Caching the key-value state of agents cuts latency to &lt;<mark>1ms</mark>. We compare &lt;script&gt;alert(1)&lt;/script&gt; free serving stacks.",
 		}}},
-		{"script alert", "kv-cache", Highlights{Title: []string{}, Speakers: []string{}, Abstract: []string{
+		{"script alert", "kv-cache", Highlights{Title: []string{}, Speakers: []string{}, Description: []string{}, Abstract: []string{
 			"Caching the key-value state of agents cuts latency to &lt;1ms. We compare &lt;<mark>script</mark>&gt;<mark>alert</mark>(1)&lt;/<mark>script</mark>&gt; free serving stacks.",
 		}}},
 		{"kv cache", "kv-cache", Highlights{
 			Title: []string{"Semantic <mark>KV</mark>-<mark>Cache</mark> for Agentic LLM Serving"},
 			// key-value is a synonym of KV
-			Abstract: []string{"<mark>Caching</mark> the <mark>key</mark>-<mark>value</mark> state of agents cuts latency to &lt;1ms. We compare &lt;script&gt;alert(1)&lt;/script&gt; free serving stacks."},
-			Speakers: []string{},
+			Abstract:    []string{"<mark>Caching</mark> the <mark>key</mark>-<mark>value</mark> state of agents cuts latency to &lt;1ms. We compare &lt;script&gt;alert(1)&lt;/script&gt; free serving stacks."},
+			Speakers:    []string{},
+			Description: []string{},
 		}},
 		// Speaker names and affiliations are highlighted too.
-		{"hopper", "monarch-amd", Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{"Grace <mark>Hopper</mark>, AMD"}}},
-		{"red hat", "kv-cache", Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{"Alan Turing, <mark>Red</mark> <mark>Hat</mark>"}}},
+		{"hopper", "monarch-amd", Highlights{Title: []string{}, Abstract: []string{}, Description: []string{}, Speakers: []string{"Grace <mark>Hopper</mark>, AMD"}}},
+		{"red hat", "kv-cache", Highlights{Title: []string{}, Abstract: []string{}, Description: []string{}, Speakers: []string{"Alan Turing, <mark>Red</mark> <mark>Hat</mark>"}}},
 		{"monrach", "monarch-api", Highlights{
-			Title:    []string{"Lightning Talk: <mark>Monarch</mark>: An API To Your Supercomputer"},
-			Abstract: []string{"<mark>Monarch</mark> gives a single controller over a cluster of GPUs. Actors and meshes make fault tolerance simple."},
-			Speakers: []string{},
+			Title:       []string{"Lightning Talk: <mark>Monarch</mark>: An API To Your Supercomputer"},
+			Abstract:    []string{"<mark>Monarch</mark> gives a single controller over a cluster of GPUs. Actors and meshes make fault tolerance simple."},
+			Speakers:    []string{},
+			Description: []string{},
 		}},
 	}
 	for _, tt := range tests {

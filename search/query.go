@@ -416,7 +416,7 @@ func (s *snapshot) wordClause(alts []alternative) query.Query {
 	for _, fw := range ranking.Fields {
 		qs := make([]query.Query, 0, len(alts))
 		for _, a := range alts {
-			boost := fw.Weight * a.weight * float64(len(alts))
+			boost := fw.Weight * a.weight * float64(len(alts)) * ranking.FieldCoord()
 			qs = append(qs, s.fieldQuery(fw.Field, a.text, a.phrase, boost))
 		}
 		perField = append(perField, anyOf(qs))
@@ -536,7 +536,7 @@ func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Q
 func (s *snapshot) fieldsQuery(text string, phrase bool, boost float64) query.Query {
 	qs := make([]query.Query, 0, len(ranking.Fields))
 	for _, fw := range ranking.Fields {
-		qs = append(qs, s.fieldQuery(fw.Field, text, phrase, boost*fw.Weight))
+		qs = append(qs, s.fieldQuery(fw.Field, text, phrase, boost*fw.Weight*ranking.FieldCoord()))
 	}
 	return anyOf(qs)
 }

@@ -45,10 +45,12 @@ func newVocabulary(talks []index.Talk) *vocabulary {
 		}
 		add(t.Title)
 		add(t.Abstract)
+		add(t.Description)
 		add(t.Track)
 		add(t.Room)
 		v.addHyphenated(t.Title)
 		v.addHyphenated(t.Abstract)
+		v.addHyphenated(t.DescriptionText())
 		for _, sp := range t.Speakers {
 			add(sp.Name)
 			add(sp.Affiliation)

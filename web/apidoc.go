@@ -78,6 +78,9 @@ func newExplanationDoc(x search.Explanation) ExplanationDoc {
 type HighlightsDoc struct {
 	Title    []string `json:"title"`
 	Abstract []string `json:"abstract"`
+	// Description is fragments of the description, the longer text some
+	// sources keep beside the abstract (empty when it repeats it).
+	Description []string `json:"description"`
 	// Speakers are the speakers with a matched word in their name or
 	// affiliation, "Name, Affiliation", in the talk's order.
 	Speakers []string `json:"speakers"`
@@ -313,7 +316,7 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 			Track: nullable(h.Track), Level: nullable(h.Level), Room: nullable(h.Room),
 			Start: h.Start, End: h.End, Kind: h.Kind, Scheduled: h.Scheduled, Score: h.Score,
 			Highlights: HighlightsDoc{Title: safeFragments(h.Highlights.Title), Abstract: safeFragments(h.Highlights.Abstract),
-				Speakers: safeFragments(h.Highlights.Speakers)},
+				Description: safeFragments(h.Highlights.Description), Speakers: safeFragments(h.Highlights.Speakers)},
 		}
 		if h.Explanation != nil {
 			x := newExplanationDoc(*h.Explanation)

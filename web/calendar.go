@@ -137,11 +137,15 @@ func eventDescription(t *index.Talk) string {
 			b.WriteString(" (" + sp.Affiliation + ")")
 		}
 	}
-	if t.Abstract != "" {
+	text := t.Abstract
+	if text == "" {
+		text = t.Description // a talk whose only text it is
+	}
+	if text != "" {
 		if b.Len() > 0 {
 			b.WriteString("\n\n")
 		}
-		b.WriteString(t.Abstract)
+		b.WriteString(text)
 	}
 	return b.String()
 }

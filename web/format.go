@@ -274,7 +274,11 @@ func ogDescription(t *search.TalkDetail) string {
 		parts = append(parts, sp.Name)
 	}
 	out := strings.Join(parts, ", ")
-	if ps := paragraphs(t.Abstract); len(ps) > 0 {
+	ps := paragraphs(t.Abstract)
+	if len(ps) == 0 {
+		ps = paragraphs(t.Description) // a talk whose only text it is
+	}
+	if len(ps) > 0 {
 		text := strings.Join(ps[0], " ")
 		if r := []rune(text); len(r) > 200 {
 			text = strings.TrimSpace(string(r[:200])) + "…"

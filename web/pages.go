@@ -223,6 +223,15 @@ func (s *server) hitView(h search.Hit) hitView {
 			v.Fragments = append(v.Fragments, safeHighlight(f))
 		}
 	}
+	// The description's words show where the abstract has none of the
+	// query's: a talk found by its description shows why.
+	if len(v.Fragments) == 0 {
+		for _, f := range h.Highlights.Description {
+			if hasMark(f) {
+				v.Fragments = append(v.Fragments, safeHighlight(f))
+			}
+		}
+	}
 	for _, f := range h.Highlights.Speakers {
 		if hasMark(f) {
 			v.SpeakerMarks = append(v.SpeakerMarks, safeHighlight(f))
@@ -333,7 +342,10 @@ type talkPage struct {
 	Zone       string
 	Kind       string
 	Paragraphs [][]string
-	Related    []relatedView
+	// Description is the description's paragraphs (index.Talk.
+	// DescriptionText), shown under the abstract.
+	Description [][]string
+	Related     []relatedView
 }
 
 type relatedView struct {
@@ -380,6 +392,8 @@ func (s *server) talkView(t *search.TalkDetail) talkPage {
 		Zone:       zoneName(t.Start, s.opts.Location),
 		Kind:       kindLabel(t.Kind),
 		Paragraphs: paragraphs(t.Abstract),
+		// A description that repeats the abstract is not shown twice.
+		Description: paragraphs(t.DescriptionText()),
 	}
 	if t.Start != nil {
 		v.Calendar = "/talks/" + t.ID + ".ics"

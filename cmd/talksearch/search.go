@@ -269,7 +269,11 @@ func printResult(w io.Writer, r *search.Result, offset int, lib *library) {
 		if names := speakerNames(h); names != "" {
 			fmt.Fprintf(w, "    %s\n", names)
 		}
-		for _, a := range h.Highlights.Abstract {
+		frags := h.Highlights.Abstract
+		if len(frags) == 0 {
+			frags = h.Highlights.Description // found by its description
+		}
+		for _, a := range frags {
 			fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(plain(a), "\n", " "))
 		}
 		if h.Explanation != nil {

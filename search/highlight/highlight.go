@@ -150,16 +150,19 @@ func fragmentStarts(ot bhighlight.TermLocations) bhighlight.TermLocations {
 type Fragments struct {
 	Title    []string
 	Abstract []string
+	// Description is fragments of the description (index.Talk.
+	// DescriptionText), cut as the abstract's are.
+	Description []string
 	// Speakers are the speakers with a matched word in their name or
 	// affiliation, each as "Name, Affiliation", in the talk's order.
 	Speakers []string
 }
 
-// Talk marks the matched words of h in the talk's title, abstract and
-// speakers. Only fragments with a match are kept. h is read, not changed:
+// Talk marks the matched words of h in the talk's title, abstract,
+// description and speakers. Only fragments with a match are kept. h is read, not changed:
 // other searches may be reading it.
 func Talk(h *bsearch.DocumentMatch, t *index.Talk) Fragments {
-	hl := Fragments{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
+	hl := Fragments{Title: []string{}, Abstract: []string{}, Description: []string{}, Speakers: []string{}}
 	var words matchedWords
 	// A field without matched words has no fragment to keep (marked):
 	// it is not fragmented and formatted for nothing (common: many
@@ -169,6 +172,10 @@ func Talk(h *bsearch.DocumentMatch, t *index.Talk) Fragments {
 	}
 	if ot := words.of(h, index.FieldAbstract); len(ot) > 0 {
 		hl.Abstract = marked(bestFragments(textBytes(t.Abstract), ot, abstractFragmenter, abstractFragments))
+	}
+	if ot := words.of(h, index.FieldDescription); len(ot) > 0 {
+		// The indexed text (DescriptionText): the term locations are of it.
+		hl.Description = marked(bestFragments(textBytes(t.DescriptionText()), ot, abstractFragmenter, abstractFragments))
 	}
 	if ot := words.of(h, index.FieldSpeakers); len(t.Speakers) > 0 && len(ot) > 0 {
 		// One fragment of the whole text, cut at its lines: a line is a
@@ -245,7 +252,7 @@ func marked(frags []string) []string {
 
 // Fields are the fields Talk marks: a query's words matched elsewhere
 // (the track and room names) need no positions.
-var Fields = []string{index.FieldTitle, index.FieldAbstract, index.FieldSpeakers}
+var Fields = []string{index.FieldTitle, index.FieldAbstract, index.FieldDescription, index.FieldSpeakers}
 
 // matchedWords holds the matched words of one field of a hit, reused from
 // field to field.

@@ -220,7 +220,7 @@ func blevesHighlight(h *bsearch.DocumentMatch, t *index.Talk) Fragments {
 	own.Fragments = nil
 	h = &own
 	doc := document.NewDocument(t.ID)
-	hl := Fragments{Title: []string{}, Abstract: []string{}, Speakers: []string{}}
+	hl := Fragments{Title: []string{}, Abstract: []string{}, Description: []string{}, Speakers: []string{}}
 	if len(h.Locations[index.FieldTitle]) > 0 {
 		doc.AddField(document.NewTextField(index.FieldTitle, nil, []byte(t.Title)))
 		hl.Title = marked(title.BestFragmentsInField(h, doc, index.FieldTitle, 1))
@@ -228,6 +228,10 @@ func blevesHighlight(h *bsearch.DocumentMatch, t *index.Talk) Fragments {
 	if len(h.Locations[index.FieldAbstract]) > 0 {
 		doc.AddField(document.NewTextField(index.FieldAbstract, nil, []byte(t.Abstract)))
 		hl.Abstract = marked(abstract.BestFragmentsInField(h, doc, index.FieldAbstract, abstractFragments))
+	}
+	if len(h.Locations[index.FieldDescription]) > 0 {
+		doc.AddField(document.NewTextField(index.FieldDescription, nil, []byte(t.DescriptionText())))
+		hl.Description = marked(abstract.BestFragmentsInField(h, doc, index.FieldDescription, abstractFragments))
 	}
 	if len(t.Speakers) > 0 && len(h.Locations[index.FieldSpeakers]) > 0 {
 		doc.AddField(document.NewTextField(index.FieldSpeakers, nil, []byte(index.SpeakersText(t))))
@@ -261,9 +265,10 @@ func TestHighlightMarksTheLongestWord(t *testing.T) {
 		}
 		got := Talk(h, tk)
 		want := Fragments{
-			Title:    []string{"<mark>torch.compile</mark> rocks"},
-			Abstract: []string{"Use <mark>torch.compile</mark> and <mark>torch</mark>."},
-			Speakers: []string{},
+			Title:       []string{"<mark>torch.compile</mark> rocks"},
+			Abstract:    []string{"Use <mark>torch.compile</mark> and <mark>torch</mark>."},
+			Description: []string{},
+			Speakers:    []string{},
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("order %v:\n got %+v\nwant %+v", order, got, want)

@@ -51,6 +51,7 @@ func BM25Stats(idx bleve.Index, talks []index.Talk, an analysis.Analyzer) (*bsea
 	}{
 		{index.FieldTitle, func(t *index.Talk) string { return t.Title }},
 		{index.FieldAbstract, func(t *index.Talk) string { return t.Abstract }},
+		{index.FieldDescription, func(t *index.Talk) string { return t.DescriptionText() }},
 		{index.FieldSpeakers, func(t *index.Talk) string { return index.SpeakersText(t) }},
 		{index.FieldTrackText, func(t *index.Talk) string { return t.Track }},
 		{index.FieldRoomText, func(t *index.Talk) string { return t.Room }},

@@ -13,14 +13,32 @@ type FieldWeight struct {
 // affiliations) sit between, so "Meta" finds the talks given by Meta
 // people before talks that merely mention Meta. The track and room names
 // make "keynote", "lightning talks about rust" and "Master Stage" find
-// those sessions.
+// those sessions. The description (the longer text some sources keep
+// beside the abstract) weighs less than the abstract: the abstract is the
+// speaker's summary of what the talk is about, the description its
+// details, background and asides, so a word only there is weaker evidence
+// of the subject; still it is the only text of some talks, and must find
+// them.
 var Fields = []FieldWeight{
 	{index.FieldTitle, 3},
 	{index.FieldSpeakers, 2},
 	{index.FieldAbstract, 1},
+	{index.FieldDescription, 0.8},
 	{index.FieldTrackText, 1.5},
 	{index.FieldRoomText, 1.5},
 }
+
+// tunedFields is how many fields Fields had when the weights of the
+// phrase, proximity and other clauses beside a word's were set.
+const tunedFields = 5
+
+// FieldCoord scales the clauses of a word's disjunction over Fields.
+// Bleve multiplies a disjunction's score by the share of its clauses that
+// match, so every field added to Fields would lower the weight of each
+// word, in talks that do not even have the new field's text, against the
+// clauses beside it. Scaled, a word matched in k fields scores
+// k/tunedFields of their sum whatever the number of fields.
+func FieldCoord() float64 { return float64(len(Fields)) / tunedFields }
 
 // FieldNames are the fields of Fields, in its order: the analysed fields a
 // query word is searched in.
@@ -82,8 +100,10 @@ const CommonShare = 0.2
 
 // RescoreWindow is the number of a request's best talks, by the required
 // part's score, whose optional part (common words, proximity, associated
-// terms) a scan of a large corpus scores: five pages of 20 (a later page
+// terms) a scan of a large corpus scores: ten pages of 20 (a later page
 // widens it to reach the page). The optional part only adds to a score,
 // so a talk of the window ends up at least as high as every talk outside
-// it.
-const RescoreWindow = 100
+// it. Common words match descriptions too, long texts that lift a talk
+// further than an abstract does: a window of five pages missed talks
+// of a judged query's first page that the optional part lifts onto it.
+const RescoreWindow = 200
