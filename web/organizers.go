@@ -183,8 +183,19 @@ func (s *server) overlapsUpload(c *gin.Context) {
 	}
 	done := make(chan uploadAnswer, 1)
 	go func() {
-		defer func() { <-s.uploads }()
-		done <- s.analyseUpload(up)
+		// The slot is free before the answer is: the client may send its
+		// next upload as soon as it has this one's. A panic of the
+		// analysis is the request's 500, as the recovery middleware
+		// makes it on the request's own goroutine.
+		done <- func() (a uploadAnswer) {
+			defer func() {
+				<-s.uploads
+				if r := recover(); r != nil {
+					a = uploadAnswer{err: fmt.Errorf("analysing the upload: panic: %v", r)}
+				}
+			}()
+			return s.analyseUpload(up)
+		}()
 	}()
 	select {
 	case a := <-done:
