@@ -70,42 +70,48 @@ func TestFormatGoldens(t *testing.T) {
 		{"synthetic-sample.jsonl", "jsonl"},
 		{"cfp.csv", "csv"},
 	} {
-		t.Run(tt.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(formatsDir, tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if f := Detect(data); f == nil || f.Name() != tt.format {
-				t.Fatalf("Detect = %v, want %s", f, tt.format)
-			}
-			talks, warns, err := ReadFile(tt.file, data, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b strings.Builder
-			for _, w := range warns {
-				fmt.Fprintf(&b, "warning %s\n", w)
-			}
-			for _, tk := range talks {
-				b.WriteString(goldenLine(tk))
-				if len(tk.Sources) != 1 || (tk.Sources[0] != tt.file && tt.format != "jsonl") {
-					t.Errorf("%s: sources %v", tk.ID, tk.Sources)
-				}
-			}
-			golden := filepath.Join(formatsDir, tt.file+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(string(want), b.String()); d != "" {
-				t.Errorf("(-want +got):\n%s", d)
-			}
-		})
+		t.Run(tt.file, func(t *testing.T) { checkFormatGolden(t, tt.file, tt.format, Options{}) })
+	}
+}
+
+// checkFormatGolden reads one fixture with the reader Detect gives it and
+// compares its warnings and every talk's fields with <file>.golden
+// (rewritten with -update, as TestFormatGoldens does).
+func checkFormatGolden(t *testing.T, file, format string, opt Options) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(formatsDir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := Detect(data); f == nil || f.Name() != format {
+		t.Fatalf("Detect = %v, want %s", f, format)
+	}
+	talks, warns, err := ReadFile(file, data, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, w := range warns {
+		fmt.Fprintf(&b, "warning %s\n", w)
+	}
+	for _, tk := range talks {
+		b.WriteString(goldenLine(tk))
+		if len(tk.Sources) != 1 || (tk.Sources[0] != file && format != "jsonl") {
+			t.Errorf("%s: sources %v", tk.ID, tk.Sources)
+		}
+	}
+	golden := filepath.Join(formatsDir, file+".golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(want), b.String()); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
 

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,39 +20,7 @@ var frabFixtures = []struct{ file, format string }{
 
 func TestFormatGoldensFrab(t *testing.T) {
 	for _, tt := range frabFixtures {
-		t.Run(tt.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(formatsDir, tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if f := Detect(data); f == nil || f.Name() != tt.format {
-				t.Fatalf("Detect = %v, want %s", f, tt.format)
-			}
-			talks, warns, err := ReadFile(tt.file, data, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b strings.Builder
-			for _, w := range warns {
-				fmt.Fprintf(&b, "warning %s\n", w)
-			}
-			for _, tk := range talks {
-				b.WriteString(goldenLine(tk))
-			}
-			golden := filepath.Join(formatsDir, tt.file+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(string(want), b.String()); d != "" {
-				t.Errorf("(-want +got):\n%s", d)
-			}
-		})
+		t.Run(tt.file, func(t *testing.T) { checkFormatGolden(t, tt.file, tt.format, Options{}) })
 	}
 }
 

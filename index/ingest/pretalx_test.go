@@ -13,47 +13,6 @@ import (
 	"github.com/talksearch/talksearch/index"
 )
 
-// checkFormatGolden reads one fixture with the reader Detect gives it and
-// compares its warnings and every talk's fields with <file>.golden
-// (rewritten with -update, as TestFormatGoldens does).
-func checkFormatGolden(t *testing.T, file, format string, opt Options) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(formatsDir, file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f := Detect(data); f == nil || f.Name() != format {
-		t.Fatalf("Detect = %v, want %s", f, format)
-	}
-	talks, warns, err := ReadFile(file, data, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, w := range warns {
-		fmt.Fprintf(&b, "warning %s\n", w)
-	}
-	for _, tk := range talks {
-		b.WriteString(goldenLine(tk))
-		if len(tk.Sources) != 1 || tk.Sources[0] != file {
-			t.Errorf("%s: sources %v", tk.ID, tk.Sources)
-		}
-	}
-	golden := filepath.Join(formatsDir, file+".golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(string(want), b.String()); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
-	}
-}
-
 // TestFormatGoldensPretalx: the pretalx API as its versions answer
 // (expanded objects, ids, plain strings, i18n objects; slot and slots),
 // compared with the goldens.
