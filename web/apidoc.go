@@ -336,12 +336,18 @@ func facetValues(vs []search.FacetValue) []FacetValueDoc {
 
 // NewTalkDoc is the API document of a talk.
 func NewTalkDoc(t *search.TalkDetail) TalkDoc {
-	doc := TalkDoc{Talk: t.Talk, Related: make([]RelatedDoc, len(t.Related))}
+	doc := TalkDoc{Talk: t.Talk, Related: newRelatedDocs(t.Related)}
 	doc.Sources = nonNil(t.Sources)
-	for i, r := range t.Related {
-		doc.Related[i] = RelatedDoc{r.ID, r.Title, r.Score, nonNil(r.SharedTerms), r.Room, r.Start, r.End, r.Clash}
-	}
 	return doc
+}
+
+// newRelatedDocs are related talks as every API document lists them.
+func newRelatedDocs(rs []search.Related) []RelatedDoc {
+	out := make([]RelatedDoc, len(rs))
+	for i, r := range rs {
+		out[i] = RelatedDoc{r.ID, r.Title, r.Score, nonNil(r.SharedTerms), r.Room, r.Start, r.End, r.Clash}
+	}
+	return out
 }
 
 // NewOverlapsDoc is the API document of an overlap report.

@@ -505,10 +505,10 @@ func agendaQuery(ids []string) string {
 
 // agendaJSON is the answer of GET /api/agenda.
 type agendaJSON struct {
-	Talks    []talkJSON       `json:"talks"`
-	Unknown  []string         `json:"unknown"`
-	Overlaps [][2]string      `json:"overlaps"`
-	Related  []search.Related `json:"related"`
+	Talks    []talkJSON   `json:"talks"`
+	Unknown  []string     `json:"unknown"`
+	Overlaps [][2]string  `json:"overlaps"`
+	Related  []RelatedDoc `json:"related"`
 }
 
 func (s *server) apiAgenda(c *gin.Context) {
@@ -523,12 +523,9 @@ func (s *server) apiAgenda(c *gin.Context) {
 		if err != nil {
 			return nil, 0, err
 		}
-		out := agendaJSON{Talks: toJSONs(a.talks), Unknown: nonNil(a.unknown), Overlaps: [][2]string{}, Related: nonNil(rel)}
+		out := agendaJSON{Talks: toJSONs(a.talks), Unknown: nonNil(a.unknown), Overlaps: [][2]string{}, Related: newRelatedDocs(rel)}
 		for _, p := range a.overlaps {
 			out.Overlaps = append(out.Overlaps, [2]string{p[0].ID, p[1].ID})
-		}
-		for i := range out.Related {
-			out.Related[i].SharedTerms = nonNil(out.Related[i].SharedTerms)
 		}
 		body, err := encodeJSON(out)
 		return body, len(a.talks), err

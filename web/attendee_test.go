@@ -196,6 +196,11 @@ func TestAPIAgenda(t *testing.T) {
 	if len(got.Related) != 1 || got.Related[0].ID != "abstract-only-5e6f" {
 		t.Errorf("related %+v, want the unscheduled talk only (the other is in the agenda)", got.Related)
 	}
+	// Related talks are listed as /api/talks/ID lists them: the API's
+	// names, not Go's (encoding/json would read "ID" as "id" above).
+	if body := rec.Body.String(); !strings.Contains(body, `"related":[{"id":"abstract-only-5e6f","title":`) || !strings.Contains(body, `"shared_terms":[`) || strings.Contains(body, `"SharedTerms"`) {
+		t.Errorf("related talks not in the API's names: %s", body)
+	}
 	rec = get(t, h, "/api/agenda")
 	if body := rec.Body.String(); rec.Code != 200 || body != `{"talks":[],"unknown":[],"overlaps":[],"related":[]}` {
 		t.Errorf("empty agenda: %d %s", rec.Code, body)
