@@ -50,7 +50,10 @@ func TestUAXWordsAreBlevesTokens(t *testing.T) {
 	}
 	shared, _ := filepath.Glob("../../../shared/datasets/*/*")
 	if len(shared) == 0 {
-		t.Fatal("no ../shared/datasets")
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no ../shared/datasets under CI")
+		}
+		t.Log("../shared/datasets absent: the seed dumps only")
 	}
 	lines, nonASCII := 0, 0
 	for _, f := range append(files, shared...) {
@@ -72,8 +75,12 @@ func TestUAXWordsAreBlevesTokens(t *testing.T) {
 		}
 	}
 	// The fast path must meet both kinds of piece often.
-	if lines < 100_000 || nonASCII < 1_000 {
-		t.Errorf("%d lines, %d with non-ASCII text: not the datasets expected", lines, nonASCII)
+	wantLines, wantNonASCII := 1_800, 250 // the seed dumps
+	if len(shared) > 0 {
+		wantLines, wantNonASCII = 100_000, 1_000
+	}
+	if lines < wantLines || nonASCII < wantNonASCII {
+		t.Errorf("%d lines, %d with non-ASCII text: want %d and %d", lines, nonASCII, wantLines, wantNonASCII)
 	}
 }
 
