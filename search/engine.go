@@ -649,10 +649,10 @@ func (r Request) Normalize() (Request, error) {
 	switch strings.ToLower(strings.TrimSpace(r.Sort)) {
 	case "", SortRelevance:
 		r.Sort = SortRelevance
-	case SortTime:
-		r.Sort = SortTime
+	case SortTime, SortNewest:
+		r.Sort = strings.ToLower(strings.TrimSpace(r.Sort))
 	default:
-		return r, fmt.Errorf("sort %q is not %q or %q: %w", r.Sort, SortRelevance, SortTime, ErrInvalid)
+		return r, fmt.Errorf("sort %q is not %q, %q or %q: %w", r.Sort, SortRelevance, SortTime, SortNewest, ErrInvalid)
 	}
 	var err error
 	if r.Tracks, err = cleanValues("track", r.Tracks); err != nil {

@@ -256,6 +256,15 @@ func TestSearchPagingAndSort(t *testing.T) {
 	if diff := cmp.Diff(want, hitIDs(all)); diff != "" {
 		t.Errorf("time order (-want +got):\n%s", diff)
 	}
+	newest, err := e.Search(ctx, Request{Query: "gpus actors cache torch", Sort: SortNewest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// start descending (ties by title), unscheduled still last
+	wantNewest := []string{"moe-inference", "kv-cache", "monarch-amd", "monarch-api", "compile", "async-rl", "flex"}
+	if diff := cmp.Diff(wantNewest, hitIDs(newest)); diff != "" {
+		t.Errorf("newest first (-want +got):\n%s", diff)
+	}
 	page, err := e.Search(ctx, Request{Query: "gpus actors cache torch", Sort: "TIME", Limit: 2, Offset: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +289,7 @@ func TestSearchInvalid(t *testing.T) {
 		{"limit too large", Request{Limit: MaxLimit + 1}, "limit 101 is above 100"},
 		{"negative offset", Request{Offset: -5}, "offset -5 not in [0,10000]"},
 		{"offset too large", Request{Offset: MaxOffset + 1}, "offset 10001 not in [0,10000]"},
-		{"unknown sort", Request{Sort: "date"}, `sort "date" is not "relevance" or "time"`},
+		{"unknown sort", Request{Sort: "date"}, `sort "date" is not "relevance", "time" or "newest"`},
 		{"query too long", Request{Query: strings.Repeat("a", MaxQueryLen+1)}, "the query is 401 characters long; the limit is 400"},
 		{"too many values", Request{Tracks: make([]string, MaxFacetValues+1)}, "33 track values, more than 32"},
 	}

@@ -181,7 +181,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 	}
 	var page []match
 	switch {
-	case s.rescores(pl) && r.Sort != SortTime:
+	case s.rescores(pl) && r.Sort == SortRelevance:
 		// The window's talks rank above every other once rescored; the
 		// page is in the window.
 		window := s.pageOf(results, r.Sort, 0, max(ranking.RescoreWindow, r.Offset+r.Limit))
@@ -191,7 +191,7 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 		s.sortMatches(window, r.Sort)
 		page = window[min(r.Offset, len(window)):min(r.Offset+r.Limit, len(window))]
 	case s.rescores(pl):
-		// In time order the page is the page; only its scores change.
+		// In an order of time the page is the page; only its scores change.
 		page = s.pageOf(results, r.Sort, r.Offset, r.Limit)
 		if err := s.scan.Rescore(s.withBM25(ctx), pl.optional, qm.weight, results, page); err != nil {
 			return nil, 0, Facets{}, err
@@ -199,8 +199,12 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 	case pl.q != nil:
 		page = s.pageOf(results, r.Sort, r.Offset, r.Limit)
 	default:
-		// Without a query the talks are in schedule order.
-		page = s.pageOf(results, SortTime, r.Offset, r.Limit)
+		// Without a query the talks are in schedule order, or newest first.
+		by := SortTime
+		if r.Sort == SortNewest {
+			by = SortNewest
+		}
+		page = s.pageOf(results, by, r.Offset, r.Limit)
 	}
 	switch {
 	case countLater:
@@ -268,13 +272,28 @@ func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) erro
 	return s.scan.Locate(s.withBM25(ctx), q, page)
 }
 
-// matchLess orders results: by time (start, unscheduled last), or by score
-// with time breaking ties. Both orders are total (ord is unique), so a page
+// matchLess orders results: by time (start, unscheduled last), newest
+// first (unscheduled last too), or by score with time breaking ties. Both orders are total (ord is unique), so a page
 // is the same whether the results were sorted or only the page selected.
 func (s *snapshot) matchLess(by string) func(a, b *match) bool {
 	docs := s.docs
-	if by == SortTime {
+	switch by {
+	case SortTime:
 		return func(a, b *match) bool { return docs[a.Num].ord < docs[b.Num].ord }
+	case SortNewest:
+		return func(a, b *match) bool {
+			da, db := docs[a.Num], docs[b.Num]
+			sa, sb := da.talk.Start, db.talk.Start
+			switch {
+			case sa == nil || sb == nil:
+				if (sa == nil) != (sb == nil) {
+					return sb == nil
+				}
+			case !sa.Equal(*sb):
+				return sa.After(*sb)
+			}
+			return da.ord < db.ord
+		}
 	}
 	return func(a, b *match) bool {
 		if a.Score != b.Score {

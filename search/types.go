@@ -12,6 +12,9 @@ import (
 const (
 	SortRelevance = "relevance"
 	SortTime      = "time"
+	// SortNewest lists the latest talks first (an archive's newest
+	// edition leads); talks off the schedule come last.
+	SortNewest = "newest"
 )
 
 // Request is one search as a user (the page, the API, the CLI) asks it.
@@ -35,7 +38,7 @@ type Request struct {
 	// keeps only scheduled talks.
 	After  string
 	Before string
-	Sort   string // SortRelevance (default) or SortTime
+	Sort   string // SortRelevance (default), SortTime or SortNewest
 	Limit  int    // 0 means DefaultLimit
 	Offset int
 	// Explain asks each hit for the factors that made its score

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -77,74 +75,6 @@ func (s *server) local(t *index.Talk, tm time.Time) time.Time {
 	return shownIn(tm, s.opts.Location)
 }
 
-// confZone is a conference as the choice of a page's zone sees it: its
-// zone, the first and last dates of its talks there, and the first start
-// and last end.
-type confZone struct {
-	loc         *time.Location
-	first, last string // YYYY-MM-DD
-	start, end  time.Time
-}
-
-// zonesCache keeps the conferences' zones of the catalog served last: a
-// catalog is read-only and replaced whole on a re-index, so one entry,
-// keyed by the catalog, is always right.
-var zonesCache struct {
-	sync.Mutex
-	cat   *catalog
-	zones []confZone
-}
-
-// conferenceZones are the catalog's conferences with a scheduled talk, in
-// the order of their first talk.
-func (s *server) conferenceZones(cat *catalog) []confZone {
-	zonesCache.Lock()
-	defer zonesCache.Unlock()
-	if zonesCache.cat == cat {
-		return zonesCache.zones
-	}
-	var zones []confZone
-	at := map[string]int{}
-	for i := range cat.talks {
-		t := &cat.talks[i]
-		if t.Start == nil {
-			continue
-		}
-		key := t.Conference.ID
-		if key == "" {
-			key = "name:" + t.Conference.Name
-		}
-		st := s.local(t, *t.Start)
-		end := st
-		if t.End != nil {
-			end = *t.End
-		}
-		day := st.Format(time.DateOnly)
-		j, ok := at[key]
-		if !ok {
-			at[key] = len(zones)
-			zones = append(zones, confZone{loc: st.Location(), first: day, last: day, start: *t.Start, end: end})
-			continue
-		}
-		z := &zones[j]
-		if day < z.first {
-			z.first = day
-		}
-		if day > z.last {
-			z.last = day
-		}
-		if t.Start.Before(z.start) {
-			z.start = *t.Start
-		}
-		if end.After(z.end) {
-			z.end = end
-		}
-	}
-	sort.SliceStable(zones, func(i, j int) bool { return zones[i].start.Before(zones[j].start) })
-	zonesCache.cat, zonesCache.zones = cat, zones
-	return zones
-}
-
 // zoneAt is the zone a page shows instant at in when it lists talks of
 // any conference: the zone of the conference on at that moment, else of
 // the one whose dates (in its own zone) include at's, else of the next to
@@ -152,33 +82,23 @@ func (s *server) conferenceZones(cat *catalog) []confZone {
 // site's. Conferences of one date in different zones are rare: the one
 // that started first wins.
 func (s *server) zoneAt(cat *catalog, at time.Time) *time.Location {
-	zones := s.conferenceZones(cat)
-	for _, z := range zones {
-		if !at.Before(z.start) && at.Before(z.end) {
-			return z.loc
+	confs := cat.conferences
+	for _, z := range confs {
+		if z.scheduled() && !at.Before(z.Start) && at.Before(z.End) {
+			return z.Loc
 		}
 	}
-	for _, z := range zones {
-		if d := at.In(z.loc).Format(time.DateOnly); z.first <= d && d <= z.last {
-			return z.loc
+	for _, z := range confs {
+		if z.scheduled() {
+			if d := at.In(z.Loc).Format(time.DateOnly); z.First <= d && d <= z.Last {
+				return z.Loc
+			}
 		}
 	}
-	var next, last *confZone
-	for i := range zones {
-		z := &zones[i]
-		if z.start.After(at) && (next == nil || z.start.Before(next.start)) {
-			next = z
-		}
-		if last == nil || z.end.After(last.end) {
-			last = z
-		}
+	if z := defaultConference(confs, at); z != nil {
+		return z.Loc
 	}
-	switch {
-	case next != nil:
-		return next.loc
-	case last != nil:
-		return last.loc
-	case s.opts.Location != nil:
+	if s.opts.Location != nil {
 		return s.opts.Location
 	}
 	return time.UTC
@@ -192,11 +112,8 @@ var naiveLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05"}
 // runs on its date (the first to start of several), else in the zone
 // zoneAt gives that date: the next conference's, else the latest's.
 func (s *server) parseNaive(cat *catalog, layout, a string) (time.Time, error) {
-	day := a[:len(time.DateOnly)]
-	for _, z := range s.conferenceZones(cat) {
-		if z.first <= day && day <= z.last {
-			return time.ParseInLocation(layout, a, z.loc)
-		}
+	if z := conferenceOnDay(cat.conferences, a[:len(time.DateOnly)]); z != nil {
+		return time.ParseInLocation(layout, a, z.Loc)
 	}
 	u, err := time.ParseInLocation(layout, a, time.UTC)
 	if err != nil {
@@ -280,13 +197,25 @@ type nowJSON struct {
 }
 
 func (s *server) apiNow(c *gin.Context) {
-	at, err := s.parseAt(s.catalogNow(), c.Request.URL.Query())
+	q := c.Request.URL.Query()
+	cat := s.catalogNow()
+	// conference= keeps one conference's talks; without it, every
+	// conference's.
+	id := q.Get("conference")
+	if id != "" {
+		conf := cat.conference(id)
+		if conf == nil {
+			s.fail(c, fmt.Errorf("%w: no conference has the id %.80q", search.ErrNotFound, id))
+			return
+		}
+		cat = cat.scope(conf)
+	}
+	at, err := s.parseAt(cat, q)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	s.answerGzip(c, "api now "+atKey(at), typeJSON, func(ctx context.Context) ([]byte, int, error) {
-		cat := s.catalogNow()
+	s.answerGzip(c, "api now "+id+" "+atKey(at), typeJSON, func(ctx context.Context) ([]byte, int, error) {
 		now, next := cat.nowAndNext(at)
 		body, err := encodeJSON(nowJSON{At: at.In(s.zoneAt(cat, at)), Now: toJSONs(now), Next: toJSONs(next)})
 		return body, len(now) + len(next), err
@@ -306,6 +235,8 @@ type nowPage struct {
 	Zone    zoneSwitch
 	Now     []hitView
 	Next    []hitView
+	// Ended says the conference shown is over, on a page with nothing on.
+	Ended string
 }
 
 // zoneSwitch is what the pages of times say about zones: the zone they
@@ -352,7 +283,12 @@ func (z *zoneSwitch) on(path string, params ...keptParam) {
 
 func (s *server) nowPage(c *gin.Context) {
 	q := c.Request.URL.Query()
-	at, err := s.parseAt(s.catalogNow(), q)
+	cat, conf, err := s.scopeOf(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	at, err := s.parseAt(cat, q)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -362,24 +298,31 @@ func (s *server) nowPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	if conf == nil && s.toDefaultEdition(c, cat, "now", defaultConference(cat.conferences, at)) {
+		return
+	}
 	// Only the clock's now and next moves on: a page asked for one instant
 	// (?at=) is left still, and is cached apart from the live one.
 	live := c.Query("at") == ""
-	key := "now " + atKey(at) + " tz " + tzName(visitor)
+	key := "now " + c.Param("conference") + " " + atKey(at) + " tz " + tzName(visitor)
 	if live {
-		key = "now live " + atKey(at) + " tz " + tzName(visitor)
+		key = "now live " + c.Param("conference") + " " + atKey(at) + " tz " + tzName(visitor)
 	}
 	s.answerGzip(c, key, typeHTML, func(ctx context.Context) ([]byte, int, error) {
-		cat := s.catalogNow()
 		now, next := cat.nowAndNext(at)
 		zone := s.zoneAt(cat, at)
 		local := at.In(zone)
-		v := nowPage{page: s.newPage("Now and next"), At: local.Format("Mon 2 Jan, 15:04"), AtValue: local.Format("2006-01-02T15:04"),
+		v := nowPage{page: s.newPage("Now and next"), At: local.Format(cat.dates().layout()), AtValue: local.Format("2006-01-02T15:04"),
 			Zone: newZoneSwitch(zone, at, visitor)}
+		v.inScope(cat, conf)
+		path := v.Nav.Now
 		if !live {
-			v.Zone.on("/now", keptParam{"at", local.Format(time.RFC3339)})
+			v.Zone.on(path, keptParam{"at", local.Format(time.RFC3339)})
 		} else {
-			v.Zone.on("/now")
+			v.Zone.on(path)
+		}
+		if conf != nil && conf.scheduled() && len(now) == 0 && len(next) == 0 && !at.Before(conf.End) {
+			v.Ended = "This conference ended on " + conf.End.In(conf.Loc).Format("Monday 2 January 2006") + "."
 		}
 		if alt := visitorTime(local, visitor); alt != "" {
 			v.At += " " + local.Format("MST")
@@ -389,22 +332,23 @@ func (s *server) nowPage(c *gin.Context) {
 			v.RefreshSeconds = nowRefreshSeconds
 		}
 		for _, t := range now {
-			v.Now = append(v.Now, s.itemViewIn(t, visitor))
+			v.Now = append(v.Now, s.itemViewIn(cat, t, visitor))
 		}
 		for _, t := range next {
-			v.Next = append(v.Next, s.itemViewIn(t, visitor))
+			v.Next = append(v.Next, s.itemViewIn(cat, t, visitor))
 		}
 		body, err := s.renderBytes("now", "layout", v)
 		return body, len(now) + len(next), err
 	})
 }
 
-// itemView shows a talk in a list as a search hit is shown, unhighlighted.
-func (s *server) itemView(t *index.Talk) hitView { return s.itemViewIn(t, nil) }
+// itemView shows a talk in a list as a search hit is shown, unhighlighted,
+// with its conference where cat lists several.
+func (s *server) itemView(cat *catalog, t *index.Talk) hitView { return s.itemViewIn(cat, t, nil) }
 
 // itemViewIn is itemView with the talk's time also in the visitor's zone
 // where it reads differently there.
-func (s *server) itemViewIn(t *index.Talk, visitor *time.Location) hitView {
+func (s *server) itemViewIn(cat *catalog, t *index.Talk, visitor *time.Location) hitView {
 	var when string
 	if t.Start != nil {
 		start := s.local(t, *t.Start)
@@ -413,18 +357,19 @@ func (s *server) itemViewIn(t *index.Talk, visitor *time.Location) hitView {
 			e := s.local(t, *t.End)
 			end = &e
 		}
-		when = formatWhenFor(&start, end, s.opts.Location, visitor)
+		when = formatWhenFor(&start, end, s.opts.Location, visitor, cat.dates())
 	}
 	return hitView{
-		ID:       t.ID,
-		URL:      "/talks/" + t.ID,
-		Title:    template.HTML(template.HTMLEscapeString(t.Title)),
-		Speakers: t.Speakers,
-		When:     when,
-		Room:     t.Room,
-		Track:    t.Track,
-		Level:    t.Level,
-		Kind:     kindLabel(t.Kind),
+		ID:         t.ID,
+		URL:        "/talks/" + t.ID,
+		Title:      template.HTML(template.HTMLEscapeString(t.Title)),
+		Speakers:   t.Speakers,
+		When:       when,
+		Conference: cat.conferenceName(t.ID),
+		Room:       t.Room,
+		Track:      t.Track,
+		Level:      t.Level,
+		Kind:       kindLabel(t.Kind),
 	}
 }
 
@@ -564,17 +509,18 @@ func (s *server) agendaPage(c *gin.Context) {
 		return
 	}
 	s.answerGzip(c, "agenda "+agendaQuery(ids), typeHTML, func(ctx context.Context) ([]byte, int, error) {
-		a := s.catalogNow().agenda(ids)
+		cat := s.catalogNow()
+		a := cat.agenda(ids)
 		rel, err := s.s.RelatedToAll(ctx, a.ids())
 		if err != nil {
 			return nil, 0, err
 		}
-		body, err := s.renderBytes("agenda", "layout", s.agendaView(a, rel))
+		body, err := s.renderBytes("agenda", "layout", s.agendaView(cat, a, rel))
 		return body, len(a.talks), err
 	})
 }
 
-func (s *server) agendaView(a agenda, rel []search.Related) agendaPage {
+func (s *server) agendaView(cat *catalog, a agenda, rel []search.Related) agendaPage {
 	v := agendaPage{page: s.newPage("My agenda"), Unknown: a.unknown, Count: len(a.talks), IDs: strings.Join(a.ids(), ",")}
 	if len(a.talks) > 0 {
 		q := agendaQuery(a.ids())
@@ -582,12 +528,12 @@ func (s *server) agendaView(a agenda, rel []search.Related) agendaPage {
 		v.CalendarURL = template.URL("/agenda.ics" + q)
 	}
 	for _, t := range a.talks {
-		item := s.itemView(t)
+		item := s.itemView(cat, t)
 		if t.Start == nil {
 			v.Unscheduled = append(v.Unscheduled, item)
 			continue
 		}
-		label := s.local(t, *t.Start).Format("Monday 2 January")
+		label := s.local(t, *t.Start).Format(cat.dates().dayLayout())
 		if len(v.Days) == 0 || v.Days[len(v.Days)-1].Label != label {
 			v.Days = append(v.Days, agendaDay{Label: label})
 		}
@@ -604,13 +550,13 @@ func (s *server) agendaView(a agenda, rel []search.Related) agendaPage {
 		}
 		v.Overlaps = append(v.Overlaps, overlapView{
 			A: ref(p[0].ID, p[0].Title, p[0].Room), B: ref(p[1].ID, p[1].Title, p[1].Room),
-			When: formatWhen(&start, &end, s.opts.Location),
+			When: formatWhen(&start, &end, s.opts.Location, cat.dates()),
 		})
 	}
 	for _, r := range rel {
 		v.Related = append(v.Related, relatedView{
-			URL: "/talks/" + r.ID, Title: r.Title, SharedTerms: r.SharedTerms,
-			When: formatWhen(r.Start, r.End, s.opts.Location), Room: r.Room, Clash: r.Clash,
+			URL: "/talks/" + r.ID, Title: r.Title, SharedTerms: r.SharedTerms, Conference: cat.conferenceName(r.ID),
+			When: formatWhen(r.Start, r.End, s.opts.Location, cat.dates()), Room: r.Room, Clash: r.Clash,
 		})
 	}
 	return v
@@ -622,6 +568,9 @@ type speakerPage struct {
 	Name         string
 	Affiliations []string
 	Talks        []hitView
+	// AllURL is the speaker's page across conferences, from one
+	// conference's page of them.
+	AllURL string
 }
 
 func (s *server) speakerPage(c *gin.Context) {
@@ -630,15 +579,25 @@ func (s *server) speakerPage(c *gin.Context) {
 		s.fail(c, invalidf("speaker must be 1 to %d bytes", maxIDLen))
 		return
 	}
-	e, ok := s.catalogNow().speakers[slug]
+	cat, conf, err := s.scopeOf(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	e, ok := cat.speakers[slug]
 	if !ok {
 		s.fail(c, fmt.Errorf("%w: no speaker is called %q", search.ErrNotFound, slug))
 		return
 	}
-	s.answerGzip(c, "speaker "+slug, typeHTML, func(ctx context.Context) ([]byte, int, error) {
+	s.answerGzip(c, "speaker "+c.Param("conference")+" "+slug, typeHTML, func(ctx context.Context) ([]byte, int, error) {
 		v := speakerPage{page: s.newPage(e.Name), Name: e.Name, Affiliations: e.Affiliations}
+		v.inScope(cat, conf)
+		if conf != nil && cat.multi() {
+			// The speaker's talks at every conference are one link away.
+			v.AllURL = "/speakers/" + slug
+		}
 		for _, t := range e.Talks {
-			v.Talks = append(v.Talks, s.itemView(t))
+			v.Talks = append(v.Talks, s.itemView(cat, t))
 		}
 		body, err := s.renderBytes("speaker", "layout", v)
 		return body, len(e.Talks), err

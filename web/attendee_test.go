@@ -318,6 +318,12 @@ func TestAttendeeParamsReachTheEngine(t *testing.T) {
 // time comes with its conference's zone. now is the server's clock.
 func zoneHandler(t *testing.T, now time.Time) http.Handler {
 	t.Helper()
+	return zoneHandlerWith(t, Options{ClientBudget: -1, Now: func() time.Time { return now }})
+}
+
+// zoneHandlerWith serves testdata/zones with opts.
+func zoneHandlerWith(t *testing.T, opts Options) http.Handler {
+	t.Helper()
 	c, err := ingest.LoadFS(os.DirFS("testdata/zones"), ingest.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -329,7 +335,7 @@ func zoneHandler(t *testing.T, now time.Time) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHandler(served(e), zerolog.Nop(), Options{ClientBudget: -1, Now: func() time.Time { return now }})
+	h, err := NewHandler(served(e), zerolog.Nop(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,48 +409,64 @@ func TestNowInTheConferenceZone(t *testing.T) {
 
 // TestNowPageInTheConferenceZone: the pages head and list times in the
 // conference's own zone, and with tz= in the visitor's as well, where it
-// reads differently.
+// reads differently. With two conferences loaded, /now and /schedule send
+// a visitor to the edition on at that time, else the next, else the
+// latest (keeping the query), and every date has its year.
 func TestNowPageInTheConferenceZone(t *testing.T) {
 	h := zoneHandler(t, time.Date(2026, 4, 8, 8, 40, 0, 0, time.UTC))
 	const html = "text/html; charset=utf-8"
+	const kanaal, seine = "/c/kanaal-days-2025", "/c/seine-summit-2026"
 	heading := func(s string) string { return `<span class="at-time">` + s + `</span>` }
 	tests := []struct {
 		name, target string
-		status       int
-		has, hasNot  []string
+		// location is where the target sends the visitor first (302).
+		location    string
+		status      int
+		has, hasNot []string
 	}{
-		{"the clock, in Paris in summer", "/now", 200, []string{heading("Wed 8 Apr, 10:40"), "Wed 8 Apr, 10:00–10:50", `value="2026-04-08T10:40"`,
-			"Times are in Europe/Paris (CEST).", `<form class="tz-switch" action="/now" method="get" data-tz="">`}, []string{"at-tz", "tz-off"}},
-		{"a form's time in Brussels in winter", "/now?at=2025-02-01T11:00", 200, []string{heading("Sat 1 Feb, 11:00"), "Scheduling barges", "Sat 1 Feb, 11:00–11:50",
-			"Times are in Europe/Brussels (CET).", `<input type="hidden" name="at" value="2025-02-01T11:00:00&#43;01:00">`}, []string{"Opening the canal locks"}},
-		{"an explicit offset is headed in local time", "/now?at=2025-02-01T11:00:00%2B01:00", 200, []string{heading("Sat 1 Feb, 11:00"), `value="2025-02-01T11:00"`}, nil},
-		{"a UTC instant is headed in local time", "/now?at=2025-02-01T10:00:00Z", 200, []string{heading("Sat 1 Feb, 11:00")}, nil},
-		{"the visitor's zone as well", "/now?at=2025-02-01T11:00&tz=America/New_York", 200, []string{
-			heading("Sat 1 Feb, 11:00 CET"), `<span class="at-tz">05:00 EST in New York</span>`,
-			"Sat 1 Feb, 11:00–11:50 CET · 05:00–05:50 EST in New York",
-			"Sat 1 Feb, 23:30 – Sun 2 Feb, 00:30 CET · 17:30–18:30 EST in New York",
+		{"the clock, in Paris in summer", "/now", seine + "/now", 200, []string{heading("Wed 8 Apr 2026, 10:40"), "Wed 8 Apr 2026, 10:00–10:50", `value="2026-04-08T10:40"`,
+			"Times are in Europe/Paris (CEST).", `<form class="tz-switch" action="/c/seine-summit-2026/now" method="get" data-tz="">`,
+			`<p class="scope"><a class="scope-name" href="/c/seine-summit-2026/" dir="auto">Seine Summit 2026</a> <span class="scope-dates">8 Apr 2026</span> <span class="scope-count">2 talks</span>`,
+			`<li><a href="/c/seine-summit-2026/schedule">Schedule</a></li>`}, []string{"at-tz", "tz-off", "Kanaal"}},
+		{"a form's time in Brussels in winter", "/now?at=2025-02-01T11:00", kanaal + "/now?at=2025-02-01T11:00", 200, []string{heading("Sat 1 Feb 2025, 11:00"), "Scheduling barges", "Sat 1 Feb 2025, 11:00–11:50",
+			"Times are in Europe/Brussels (CET).", `<input type="hidden" name="at" value="2025-02-01T11:00:00&#43;01:00">`}, []string{"Opening the canal locks", "Seine"}},
+		{"an explicit offset is headed in local time", kanaal + "/now?at=2025-02-01T11:00:00%2B01:00", "", 200, []string{heading("Sat 1 Feb 2025, 11:00"), `value="2025-02-01T11:00"`}, nil},
+		{"a UTC instant is headed in local time", kanaal + "/now?at=2025-02-01T10:00:00Z", "", 200, []string{heading("Sat 1 Feb 2025, 11:00")}, nil},
+		{"the visitor's zone as well", kanaal + "/now?at=2025-02-01T11:00&tz=America/New_York", "", 200, []string{
+			heading("Sat 1 Feb 2025, 11:00 CET"), `<span class="at-tz">05:00 EST in New York</span>`,
+			"Sat 1 Feb 2025, 11:00–11:50 CET · 05:00–05:50 EST in New York",
+			"Sat 1 Feb 2025, 23:30 – Sun 2 Feb 2025, 00:30 CET · 17:30–18:30 EST in New York",
 			`<input type="hidden" name="tz" value="America/New_York">`, `<input id="tz" name="tz" type="text" value="America/New_York"`,
-			`<a class="tz-off" href="/now?at=2025-02-01T11%3A00%3A00%2B01%3A00">Conference time only</a>`,
-			`<a href="/schedule?tz=America%2fNew_York">`,
+			`<a class="tz-off" href="/c/kanaal-days-2025/now?at=2025-02-01T11%3A00%3A00%2B01%3A00">Conference time only</a>`,
+			`<a href="/c/kanaal-days-2025/schedule?tz=America%2fNew_York">`,
 		}, nil},
-		{"a visitor's day differs", "/now?at=2025-02-01T11:00&tz=Asia/Tokyo", 200, []string{"Sat 1 Feb, 23:30 – Sun 2 Feb, 00:30 CET · Sun 2 Feb, 07:30–08:30 JST in Tokyo"}, nil},
-		{"the same clock is not repeated", "/now?at=2025-02-01T11:00&tz=Europe/Paris", 200, []string{heading("Sat 1 Feb, 11:00"), "Sat 1 Feb, 11:00–11:50"}, []string{"at-tz", "CET · "}},
-		{"a zone that is none", "/now?tz=Mars/Base", 400, []string{"tz must be an IANA time zone name such as America/New_York, not &#34;Mars/Base&#34;"}, nil},
-		{"the server's zone is not the visitor's", "/now?tz=Local", 400, []string{"tz must be an IANA time zone name"}, nil},
-		{"schedule: a zone that is none", "/schedule?tz=Mars/Base", 400, []string{"tz must be an IANA time zone name"}, nil},
-		{"schedule: the day of a form's time", "/schedule?at=2025-02-01T10:30", 200, []string{"<h1>Schedule · Saturday 1 February</h1>", `<a href="#now-row">Now: 10:30</a>`,
-			"Times are in Europe/Brussels (CET).", `<input type="hidden" name="day" value="2025-02-01">`}, nil},
-		{"schedule in the visitor's zone as well", "/schedule?day=2025-02-01&at=2025-02-01T10:30&tz=America/New_York", 200, []string{
+		{"a visitor's day differs", kanaal + "/now?at=2025-02-01T11:00&tz=Asia/Tokyo", "", 200, []string{"Sat 1 Feb 2025, 23:30 – Sun 2 Feb 2025, 00:30 CET · Sun 2 Feb, 07:30–08:30 JST in Tokyo"}, nil},
+		{"the same clock is not repeated", kanaal + "/now?at=2025-02-01T11:00&tz=Europe/Paris", "", 200, []string{heading("Sat 1 Feb 2025, 11:00"), "Sat 1 Feb 2025, 11:00–11:50"}, []string{"at-tz", "CET · "}},
+		{"between the two: the next edition", "/now?at=2025-06-01T12:00", seine + "/now?at=2025-06-01T12:00", 200, []string{"Welcome to the river bank"}, []string{"Kanaal"}},
+		{"after both: the latest, ended", "/now?at=2027-01-10T12:00", seine + "/now?at=2027-01-10T12:00", 200, []string{"This conference ended on Wednesday 8 April 2026."}, nil},
+		{"an edition that is none", "/c/nowhere-2024/now", "", 404, []string{"no conference has the id &#34;nowhere-2024&#34;"}, nil},
+		{"a zone that is none", "/now?tz=Mars/Base", "", 400, []string{"tz must be an IANA time zone name such as America/New_York, not &#34;Mars/Base&#34;"}, nil},
+		{"the server's zone is not the visitor's", "/now?tz=Local", "", 400, []string{"tz must be an IANA time zone name"}, nil},
+		{"schedule: a zone that is none", "/schedule?tz=Mars/Base", "", 400, []string{"tz must be an IANA time zone name"}, nil},
+		{"schedule: the day of a form's time", "/schedule?at=2025-02-01T10:30", kanaal + "/schedule?at=2025-02-01T10:30", 200, []string{"<h1>Schedule · Saturday 1 February 2025</h1>", `<a href="#now-row">Now: 10:30</a>`,
+			"Times are in Europe/Brussels (CET).", `<input type="hidden" name="day" value="2025-02-01">`}, []string{"2026-04-08"}},
+		{"schedule: a day's edition", "/schedule?day=2026-04-08", seine + "/schedule?day=2026-04-08", 200, []string{"<h1>Schedule · Wednesday 8 April 2026</h1>"}, nil},
+		{"schedule in the visitor's zone as well", kanaal + "/schedule?day=2025-02-01&at=2025-02-01T10:30&tz=America/New_York", "", 200, []string{
 			`<time datetime="2025-02-01T10:00:00&#43;01:00">10:00</time> <span class="tz-time">04:00</span>`,
 			`<a href="#now-row">Now: 10:30</a> <span class="at-tz">04:30 EST in New York</span>`,
 			"11:00–11:50 CET · 05:00–05:50 EST in New York",
-			`href="/schedule?day=2026-04-08&amp;tz=America%2FNew_York"`,
-		}, nil},
-		{"schedule of the clock's day, in Paris", "/schedule", 200, []string{"<h1>Schedule · Wednesday 8 April</h1>", `<a href="#now-row">Now: 10:40</a>`, "Times are in Europe/Paris (CEST)."}, nil},
+		}, []string{"2026-04-08"}},
+		{"schedule of the clock's day, in Paris", "/schedule", seine + "/schedule", 200, []string{"<h1>Schedule · Wednesday 8 April 2026</h1>", `<a href="#now-row">Now: 10:40</a>`, "Times are in Europe/Paris (CEST)."}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := get(t, h, tt.target)
+			if tt.location != "" {
+				if rec.Code != 302 || rec.Header().Get("Location") != tt.location {
+					t.Fatalf("%s: status %d to %q, want 302 to %q", tt.target, rec.Code, rec.Header().Get("Location"), tt.location)
+				}
+				rec = get(t, h, tt.location)
+			}
 			if rec.Code != tt.status || rec.Header().Get("Content-Type") != html {
 				t.Errorf("status %d %s, want %d; body:\n%.800s", rec.Code, rec.Header().Get("Content-Type"), tt.status, rec.Body.String())
 			}
@@ -525,6 +547,11 @@ func TestNowOnTheFOSDEMArchive(t *testing.T) {
 			t.Errorf("%s: %d talks on, none starting at 11:00", target, len(got.Now))
 		}
 	}
+	// The page opens on the edition of that day, in its time and year.
 	rec := get(t, h, "/now?at=2025-02-01T11:00:00%2B01:00")
-	checkBody(t, rec.Body.String(), []string{`<span class="at-time">Sat 1 Feb, 11:00</span>`, "Times are in Europe/Brussels (CET)."}, nil)
+	if loc := rec.Header().Get("Location"); rec.Code != 302 || loc != "/c/fosdem-2025/now?at=2025-02-01T11:00:00%2B01:00" {
+		t.Fatalf("/now: %d to %q, want 302 to FOSDEM 2025's", rec.Code, loc)
+	}
+	rec = get(t, h, rec.Header().Get("Location"))
+	checkBody(t, rec.Body.String(), []string{`<span class="at-time">Sat 1 Feb 2025, 11:00</span>`, "Times are in Europe/Brussels (CET)."}, nil)
 }

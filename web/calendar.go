@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -26,9 +27,21 @@ import (
 
 const typeCalendar = "text/calendar; charset=utf-8"
 
-// maxCalendarTalks bounds /search.ics: a browse of everything is a whole
-// conference, and search answers come MaxLimit at a time.
-const maxCalendarTalks = 1000
+// defaultMaxCalendarTalks bounds /search.ics (Options.MaxCalendarTalks): a
+// search that finds more talks on the schedule (a browse of a whole
+// archive) is refused with a message saying so, never cut.
+const defaultMaxCalendarTalks = 500
+
+// maxAlarmMinutes bounds a reminder (alarm=): a day before the talk.
+const maxAlarmMinutes = 24 * 60
+
+// calendarFile says what a calendar file is: its name, its description
+// (how many talks it holds), and the reminder before each talk, in
+// minutes (0: none).
+type calendarFile struct {
+	name, desc string
+	alarm      int
+}
 
 // calendarStamp is DTSTAMP: when the file was made. Answers are kept per
 // generation, so one generation's files share it.
@@ -37,10 +50,13 @@ func (s *server) calendarStamp() time.Time { return s.opts.Now().UTC().Truncate(
 // writeCalendar is the calendar of talks (those not on the schedule are
 // left out: an event needs a time). base is the site's URL for talks that
 // have no page at their source.
-func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []byte {
+func (s *server) writeCalendar(f calendarFile, talks []*index.Talk, base string) []byte {
 	cal := ics.NewCalendarFor("talksearch")
 	cal.SetMethod(ics.MethodPublish)
-	cal.SetXWRCalName(calendarText(name))
+	cal.SetXWRCalName(calendarText(f.name))
+	if f.desc != "" {
+		cal.SetXWRCalDesc(calendarText(f.desc))
+	}
 	zones := map[string]bool{}
 	stamp := s.calendarStamp()
 	for _, t := range talks {
@@ -68,6 +84,12 @@ func (s *server) writeCalendar(name string, talks []*index.Talk, base string) []
 		e.SetURL(link)
 		if track := calendarText(t.Track); track != "" {
 			e.AddCategory(track)
+		}
+		if f.alarm > 0 {
+			a := e.AddAlarm()
+			a.SetAction(ics.ActionDisplay)
+			a.SetTrigger(fmt.Sprintf("-PT%dM", f.alarm))
+			a.SetProperty(ics.ComponentPropertyDescription, calendarText(t.Title))
 		}
 	}
 	if len(zones) == 1 {
@@ -174,7 +196,21 @@ func (s *server) answerCalendar(c *gin.Context, key, filename string, build func
 	})
 }
 
-// talkCalendar answers /talks/ID.ics.
+// parseAlarm reads alarm, a reminder this many minutes before each talk of
+// a calendar (0 or absent: none).
+func parseAlarm(v url.Values) (int, error) {
+	a := strings.TrimSpace(v.Get("alarm"))
+	if a == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(a)
+	if err != nil || n < 0 || n > maxAlarmMinutes {
+		return 0, invalidf("alarm must be a number of minutes from 0 to %d, not %.20q", maxAlarmMinutes, a)
+	}
+	return n, nil
+}
+
+// talkCalendar answers /talks/ID.ics[?alarm=N].
 func (s *server) talkCalendar(c *gin.Context, id string) {
 	t, ok := s.catalogNow().byID[id]
 	if !ok {
@@ -185,27 +221,59 @@ func (s *server) talkCalendar(c *gin.Context, id string) {
 		s.fail(c, fmt.Errorf("%w: the talk %q is not on the schedule, so it has no calendar entry", search.ErrNotFound, id))
 		return
 	}
-	s.answerCalendar(c, "ics talk "+id, id+".ics", func(ctx context.Context, base string) ([]byte, int, error) {
-		return s.writeCalendar(t.Title, []*index.Talk{t}, base), 1, nil
-	})
-}
-
-// agendaCalendar answers /agenda.ics?ids=…; unknown ids are left out (the
-// agenda page reports them).
-func (s *server) agendaCalendar(c *gin.Context) {
-	ids, err := parseIDs(c.Request.URL.Query())
+	alarm, err := parseAlarm(c.Request.URL.Query())
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	s.answerCalendar(c, "ics agenda "+agendaQuery(ids), "agenda.ics", func(ctx context.Context, base string) ([]byte, int, error) {
-		a := s.catalogNow().agenda(ids)
-		return s.writeCalendar("My agenda", a.talks, base), len(a.talks), nil
+	s.answerCalendar(c, "ics talk "+id+" alarm "+strconv.Itoa(alarm), id+".ics", func(ctx context.Context, base string) ([]byte, int, error) {
+		return s.writeCalendar(calendarFile{name: t.Title, alarm: alarm}, []*index.Talk{t}, base), 1, nil
 	})
 }
 
+// agendaCalendar answers /agenda.ics?ids=…[&alarm=N]; unknown ids are
+// left out (the agenda page reports them).
+func (s *server) agendaCalendar(c *gin.Context) {
+	q := c.Request.URL.Query()
+	ids, err := parseIDs(q)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	alarm, err := parseAlarm(q)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	key := "ics agenda " + agendaQuery(ids) + " alarm " + strconv.Itoa(alarm)
+	s.answerCalendar(c, key, "agenda.ics", func(ctx context.Context, base string) ([]byte, int, error) {
+		a := s.catalogNow().agenda(ids)
+		f := calendarFile{name: "My agenda", desc: calendarCount(a.talks, len(a.talks)), alarm: alarm}
+		return s.writeCalendar(f, a.talks, base), len(a.talks), nil
+	})
+}
+
+// calendarCount says how many of the talks found a calendar holds: those
+// on the schedule.
+func calendarCount(talks []*index.Talk, found int) string {
+	n := 0
+	for _, t := range talks {
+		if t.Start != nil {
+			n++
+		}
+	}
+	out := fmt.Sprintf("%d of %d talks", n, found)
+	if n < found {
+		out += fmt.Sprintf(" (%d not on the schedule have no time)", found-n)
+	}
+	return out
+}
+
 // searchCalendar answers /search.ics?<a search>: every talk the search
-// finds (not only one page), up to maxCalendarTalks, in the search's order.
+// finds on the schedule (not only one page, which come MaxLimit at a
+// time), in the search's order. A search that finds more than
+// Options.MaxCalendarTalks of them is refused: a calendar cut at some talk
+// would look whole.
 func (s *server) searchCalendar(c *gin.Context) {
 	req, _, err := s.parseSearch(c.Request.URL.Query(), false)
 	if err != nil {
@@ -215,9 +283,22 @@ func (s *server) searchCalendar(c *gin.Context) {
 	req.Limit, req.Offset = search.MaxLimit, 0
 	s.answerCalendar(c, "ics "+searchKey(req, 0), "search.ics", func(ctx context.Context, base string) ([]byte, int, error) {
 		cat := s.catalogNow()
+		// One hit tells how many talks the search finds and how many are
+		// on the schedule; the pages then read those only.
+		first := req
+		first.Limit = 1
+		res, err := s.s.Search(ctx, first)
+		if err != nil {
+			return nil, 0, err
+		}
+		found := res.Total
+		if n, most := scheduledOf(req, res), s.opts.MaxCalendarTalks; n > uint64(most) {
+			return nil, 0, invalidf("this search finds %d talks on the schedule; a calendar holds at most %d: narrow it (a conference, a day, a track)", n, most)
+		}
+		req.Scheduled = true
 		var talks []*index.Talk
 		seen := map[string]bool{}
-		for req.Offset < maxCalendarTalks {
+		for {
 			res, err := s.s.Search(ctx, req)
 			if err != nil {
 				return nil, 0, err
@@ -230,14 +311,26 @@ func (s *server) searchCalendar(c *gin.Context) {
 				}
 			}
 			req.Offset += len(res.Hits)
-			if len(res.Hits) == 0 || uint64(req.Offset) >= res.Total {
+			if len(res.Hits) == 0 || uint64(req.Offset) >= res.Total || len(talks) >= s.opts.MaxCalendarTalks {
 				break
 			}
 		}
-		name := "Talks"
+		f := calendarFile{name: "Talks", desc: calendarCount(talks, int(found))}
 		if req.Query != "" {
-			name = "Talks for " + req.Query
+			f.name = "Talks for " + req.Query
 		}
-		return s.writeCalendar(name, talks, base), len(talks), nil
+		return s.writeCalendar(f, talks, base), len(talks), nil
 	})
+}
+
+// scheduledOf is how many talks of a result are on the schedule: those
+// with a day. The day facet's count of talks without one ignores the
+// search's own day filter, which keeps scheduled talks only, as the
+// schedule filters do.
+func scheduledOf(r search.Request, res *search.Result) uint64 {
+	missing := uint64(res.Facets.Missing["day"])
+	if len(r.Days) > 0 || r.Scheduled || r.After != "" || r.Before != "" || missing > res.Total {
+		return res.Total
+	}
+	return res.Total - missing
 }

@@ -49,7 +49,7 @@ func hostileTalks() []*index.Talk {
 func TestCalendarCannotBeSteeredByData(t *testing.T) {
 	s := &server{opts: Options{}.withDefaults()}
 	talks := hostileTalks()
-	body := s.writeCalendar("My agenda\r\nMETHOD:CANCEL", talks, "http://127.0.0.1:8080")
+	body := s.writeCalendar(calendarFile{name: "My agenda\r\nMETHOD:CANCEL"}, talks, "http://127.0.0.1:8080")
 	cal, err := ical.NewDecoder(bytes.NewReader(body)).Decode()
 	if err != nil {
 		t.Fatalf("an independent parser refuses the file: %v\n%s", err, body)
@@ -102,7 +102,7 @@ func FuzzCalendarWriter(f *testing.F) {
 	f.Fuzz(func(t *testing.T, title, link, room, speaker string) {
 		tk := &index.Talk{ID: "talk-a", Title: title, URL: link, Room: room, Track: room,
 			Speakers: []index.Speaker{{Name: speaker}}, Abstract: title + link, Start: &start, Kind: index.KindTalk}
-		body := s.writeCalendar(title, []*index.Talk{tk}, "http://127.0.0.1:8080")
+		body := s.writeCalendar(calendarFile{name: title}, []*index.Talk{tk}, "http://127.0.0.1:8080")
 		cal, err := ical.NewDecoder(bytes.NewReader(body)).Decode()
 		if err != nil {
 			t.Fatalf("unreadable calendar: %v\n%q", err, body)

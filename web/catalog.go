@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/talksearch/talksearch/index"
@@ -22,6 +23,16 @@ type catalog struct {
 	// days are the dates with talks, in order, in each talk's own zone.
 	days     []string
 	speakers map[string]*speakerEntry // slug → speaker
+	// conferences are the catalog's conferences by first start
+	// (conferencesOf); siteMulti marks a scope's catalog of a site that
+	// holds several (multi).
+	conferences []*conference
+	siteMulti   bool
+	// local reads a talk's times in its own zone (server.local).
+	local func(*index.Talk, time.Time) time.Time
+	// scopes are the catalogs of single conferences made so far (scope).
+	scopesMu sync.Mutex
+	scopes   map[string]*catalog
 }
 
 // speakerEntry is one person of the speaker pages: the speakers of every
@@ -45,13 +56,14 @@ func (s *server) catalogNow() *catalog {
 	if c := s.catalog.Load(); c != nil && c.gen == gen {
 		return c
 	}
-	c := newCatalog(gen, s.s.Talks())
+	c := newCatalog(gen, s.s.Talks(), s.local)
 	s.catalog.Store(c)
 	return c
 }
 
-func newCatalog(gen uint64, talks []index.Talk) *catalog {
-	c := &catalog{gen: gen, talks: talks, byID: make(map[string]*index.Talk, len(talks)), speakers: map[string]*speakerEntry{}}
+func newCatalog(gen uint64, talks []index.Talk, local func(*index.Talk, time.Time) time.Time) *catalog {
+	c := &catalog{gen: gen, talks: talks, byID: make(map[string]*index.Talk, len(talks)), speakers: map[string]*speakerEntry{},
+		conferences: conferencesOf(talks, local), local: local}
 	days := map[string]bool{}
 	for i := range talks {
 		t := &talks[i]

@@ -114,14 +114,43 @@ func hasMark(fragment string) bool {
 	return strings.Contains(fragment, highlight.MarkOpen)
 }
 
+// dates says whether a page's dates carry their year: they do wherever
+// talks of more than one conference are loaded, so that a slot of 2014
+// never reads like one of 2025; one conference's pages read as its
+// programme does, without it.
+type dates bool
+
+const (
+	noYear   dates = false
+	withYear dates = true
+)
+
+// layout is the date-and-time layout of a slot's start.
+func (d dates) layout() string {
+	if d {
+		return "Mon 2 Jan 2006, 15:04"
+	}
+	return "Mon 2 Jan, 15:04"
+}
+
+// dayLayout is the layout of a day's heading: "Monday 2 January", with
+// the year when d says so.
+func (d dates) dayLayout() string {
+	if d {
+		return "Monday 2 January 2006"
+	}
+	return "Monday 2 January"
+}
+
 // formatWhen shows a time slot in its conference's zone: "Wed 8 Apr,
-// 10:35–10:45". It is empty for a talk that is not on the schedule.
-func formatWhen(start, end *time.Time, loc *time.Location) string {
+// 10:35–10:45", or "Sat 1 Feb 2025, 10:30–10:55" withYear. It is empty for
+// a talk that is not on the schedule.
+func formatWhen(start, end *time.Time, loc *time.Location, d dates) string {
 	if start == nil {
 		return ""
 	}
 	s := shownIn(*start, loc)
-	out := s.Format("Mon 2 Jan, 15:04")
+	out := s.Format(d.layout())
 	if end == nil {
 		return out
 	}
@@ -129,7 +158,7 @@ func formatWhen(start, end *time.Time, loc *time.Location) string {
 	if sameDay(e, s) {
 		return out + "–" + e.Format("15:04")
 	}
-	return out + " – " + e.Format("Mon 2 Jan, 15:04")
+	return out + " – " + e.Format(d.layout())
 }
 
 // shownIn is t in the zone a page shows it in: its own, which ingestion
@@ -148,8 +177,8 @@ func shownIn(t time.Time, loc *time.Location) time.Time {
 // where it reads differently there: "Sat 1 Feb, 10:00–10:50 CET · 04:00–
 // 04:50 EST in New York". Without a visitor's zone, or where both read
 // alike, it is formatWhen.
-func formatWhenFor(start, end *time.Time, loc, visitor *time.Location) string {
-	out := formatWhen(start, end, loc)
+func formatWhenFor(start, end *time.Time, loc, visitor *time.Location, d dates) string {
+	out := formatWhen(start, end, loc, d)
 	if start == nil || visitor == nil {
 		return out
 	}

@@ -71,7 +71,7 @@ func TestFormatWhen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := formatWhen(tt.start, tt.end, paris); got != tt.want {
+			if got := formatWhen(tt.start, tt.end, paris, noYear); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -154,18 +154,28 @@ func TestFormatWhenInTheConferenceZone(t *testing.T) {
 	}
 	start := time.Date(2025, 2, 1, 10, 30, 0, 0, brussels)
 	end := start.Add(25 * time.Minute)
-	if got := formatWhen(&start, &end, paris); got != "Sat 1 Feb, 10:30–10:55" {
+	if got := formatWhen(&start, &end, paris, noYear); got != "Sat 1 Feb, 10:30–10:55" {
 		t.Errorf("FOSDEM slot %q", got)
 	}
 	if got := zoneName(&start, paris); got != "CET" {
 		t.Errorf("FOSDEM zone %q", got)
 	}
 	utc := start.UTC()
-	if got := formatWhen(&utc, nil, paris); got != "Sat 1 Feb, 10:30" {
+	if got := formatWhen(&utc, nil, paris, noYear); got != "Sat 1 Feb, 10:30" {
 		t.Errorf("UTC time in the site zone %q", got)
 	}
-	if got := formatWhen(&utc, nil, nil); got != "Sat 1 Feb, 09:30" {
+	if got := formatWhen(&utc, nil, nil, noYear); got != "Sat 1 Feb, 09:30" {
 		t.Errorf("UTC time without a site zone %q", got)
+	}
+	// Where several conferences are loaded the year is part of the date,
+	// on both ends of a slot across midnight.
+	if got := formatWhen(&start, &end, paris, withYear); got != "Sat 1 Feb 2025, 10:30–10:55" {
+		t.Errorf("slot with its year %q", got)
+	}
+	late := time.Date(2024, 12, 31, 23, 30, 0, 0, brussels)
+	next := late.Add(time.Hour)
+	if got := formatWhen(&late, &next, paris, withYear); got != "Tue 31 Dec 2024, 23:30 – Wed 1 Jan 2025, 00:30" {
+		t.Errorf("slot across the year's end %q", got)
 	}
 }
 
@@ -203,12 +213,12 @@ func TestFormatWhenFor(t *testing.T) {
 				visitor = mustZone(tt.visitor)
 			}
 			start, end := slot(tt.from, tt.minutes)
-			if got := formatWhenFor(start, end, nil, visitor); got != tt.want {
+			if got := formatWhenFor(start, end, nil, visitor, noYear); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
-	if got := formatWhenFor(nil, nil, nil, mustZone("Asia/Tokyo")); got != "" {
+	if got := formatWhenFor(nil, nil, nil, mustZone("Asia/Tokyo"), noYear); got != "" {
 		t.Errorf("unscheduled: %q", got)
 	}
 	start, _ := slot("10:00", 0)

@@ -58,6 +58,9 @@ type Options struct {
 	// MaxUploadBytes bounds the body of POST /overlaps, an upload of
 	// submissions (8 MiB).
 	MaxUploadBytes int64
+	// MaxCalendarTalks is the most talks /search.ics writes; a search that
+	// finds more on the schedule is refused, never cut (500).
+	MaxCalendarTalks int
 	// RequestTimeout bounds the work of one request (10 s).
 	RequestTimeout time.Duration
 	// CacheBytes bounds the answers kept for reuse, in bytes (8 MiB; see
@@ -114,6 +117,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = 10 * time.Second
+	}
+	if o.MaxCalendarTalks <= 0 {
+		o.MaxCalendarTalks = defaultMaxCalendarTalks
 	}
 	if o.CacheBytes == 0 {
 		o.CacheBytes = 8 << 20

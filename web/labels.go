@@ -25,10 +25,17 @@ func labelled(g facetGroup, name func(string) string) facetGroup {
 
 // dayLabel shows a date of the day facet as "Wed 8 Apr"; a value that is
 // not a date is shown as it is.
-func dayLabel(day string) string {
+func dayLabel(day string) string { return noYear.dayLabel(day) }
+
+// dayLabel is a date as a day button or facet value shows it: "Wed 8 Apr",
+// or "Sat 1 Feb 2025" with the year.
+func (d dates) dayLabel(day string) string {
 	t, err := time.Parse(time.DateOnly, day)
 	if err != nil {
 		return day
+	}
+	if d {
+		return t.Format("Mon 2 Jan 2006")
 	}
 	return t.Format("Mon 2 Jan")
 }

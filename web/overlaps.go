@@ -149,7 +149,7 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 		cv := clashView{A: ref(cl.A, cl.TitleA, cl.RoomA), B: ref(cl.B, cl.TitleB, cl.RoomB), Percent: percent(cl.Score)}
 		if !cl.Start.IsZero() {
 			start, end := cl.Start, cl.End
-			cv.When = formatWhen(&start, &end, s.opts.Location)
+			cv.When = formatWhen(&start, &end, s.opts.Location, s.catalogNow().dates())
 		}
 		v.Clashes = append(v.Clashes, cv)
 	}
@@ -176,7 +176,7 @@ func (s *server) pairView(p overlap.Pair) pairView {
 		SharedSpeakers: p.SharedSpeakers,
 	}
 	pv.A.Speakers, pv.B.Speakers = p.SpeakersA, p.SpeakersB
-	pv.A.When, pv.B.When = formatWhen(p.StartA, nil, s.opts.Location), formatWhen(p.StartB, nil, s.opts.Location)
+	pv.A.When, pv.B.When = formatWhen(p.StartA, nil, s.opts.Location, s.catalogNow().dates()), formatWhen(p.StartB, nil, s.opts.Location, s.catalogNow().dates())
 	if p.ConferenceA != p.ConferenceB {
 		pv.A.Conference, pv.B.Conference = p.ConferenceA, p.ConferenceB
 	}
@@ -192,7 +192,7 @@ func (s *server) pairView(p overlap.Pair) pairView {
 func (s *server) conflictView(c overlap.Conflict) conflictView {
 	start, end := c.Start, c.End
 	v := conflictView{A: ref(c.A, c.TitleA, c.RoomA), B: ref(c.B, c.TitleB, c.RoomB),
-		When: formatWhen(&start, &end, s.opts.Location)}
+		When: formatWhen(&start, &end, s.opts.Location, s.catalogNow().dates())}
 	switch c.Kind {
 	case overlap.ConflictSpeaker:
 		v.Kind, v.Subject = "Speaker in two places", c.Speaker

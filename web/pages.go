@@ -53,8 +53,13 @@ type searchPage struct {
 	NextURL  template.URL
 	// FirstPageURL leads back from a page past the last one.
 	FirstPageURL template.URL
-	// CalendarURL is /search.ics with the same search.
-	CalendarURL template.URL
+	// CalendarURL is /search.ics with the same search, empty when it
+	// finds too many talks for one; CalendarNote says how many it holds.
+	CalendarURL  template.URL
+	CalendarNote string
+	// Conferences lists the conferences loaded, newest first, on the
+	// home page of a site that holds several.
+	Conferences []conferenceRow
 }
 
 type hitView struct {
@@ -66,11 +71,14 @@ type hitView struct {
 	// highlighted ("Name, Affiliation"); shown instead of Speakers.
 	SpeakerMarks []template.HTML
 	When         string
-	Room         string
-	Track        string
-	Level        string
-	Kind         string
-	Fragments    []template.HTML
+	// Conference names the talk's conference on pages that list talks of
+	// several; empty elsewhere.
+	Conference string
+	Room       string
+	Track      string
+	Level      string
+	Kind       string
+	Fragments  []template.HTML
 }
 
 type facetGroup struct {
@@ -110,6 +118,28 @@ func (s *server) searchPage(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.answerSearchPage(c, req, pageNum)
+}
+
+// conferencePage is GET /c/:conference/: the search page of that
+// conference, which is the search with it as the only conference filter
+// (/?conference=ID shows the same).
+func (s *server) conferencePage(c *gin.Context) {
+	_, conf, err := s.scopeOf(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	req, pageNum, err := s.parseSearch(c.Request.URL.Query(), true)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	req.Conferences = []string{conf.ID}
+	s.answerSearchPage(c, req, pageNum)
+}
+
+func (s *server) answerSearchPage(c *gin.Context, req search.Request, pageNum int) {
 	key, block := "page ", "layout"
 	if c.GetHeader(HeaderFragment) != "" {
 		key, block = "fragment ", "live"
@@ -120,18 +150,22 @@ func (s *server) searchPage(c *gin.Context) {
 		if err != nil {
 			return nil, 0, err
 		}
-		body, err := s.renderBytes("search", block, s.searchView(req, pageNum, res))
+		body, err := s.renderBytes("search", block, s.searchView(s.catalogNow(), req, pageNum, res))
 		return body, int(res.Total), err
 	})
 }
 
-func (s *server) searchView(req search.Request, pageNum int, res *search.Result) searchPage {
+func (s *server) searchView(cat *catalog, req search.Request, pageNum int, res *search.Result) searchPage {
 	title := "Search talks"
 	if req.Query != "" {
 		title = req.Query + " – search talks"
 	}
 	p := s.newPage(title)
 	p.Query, p.OwnSearchBox = req.Query, true
+	// A search of one conference is that conference's page.
+	if len(req.Conferences) == 1 {
+		p.inScope(cat, cat.conference(req.Conferences[0]))
+	}
 	v := searchPage{
 		page:    p,
 		Req:     req,
@@ -140,18 +174,25 @@ func (s *server) searchView(req search.Request, pageNum int, res *search.Result)
 		Total:   res.Total,
 		TookMS:  res.TookMS,
 	}
-	if req.Sort == search.SortTime {
-		v.Sort = search.SortTime
+	if req.Sort != "" {
+		v.Sort = req.Sort
+	}
+	if isBrowse(req) && pageNum <= 1 {
+		v.Conferences = cat.conferenceRows()
 	}
 	if len(res.Hits) > 0 {
 		v.From = req.Offset + 1
 		v.To = req.Offset + len(res.Hits)
 	}
+	cards := cat
+	if p.Scope != nil {
+		cards = cat.scope(cat.conference(req.Conferences[0]))
+	}
 	for _, h := range res.Hits {
-		v.Hits = append(v.Hits, s.hitView(h))
+		v.Hits = append(v.Hits, s.hitView(cards, h))
 	}
 	v.Groups = []facetGroup{
-		labelled(facetOptions("day", "Day", res.Facets.Day, req.Days, res.Facets.Missing["day"]), dayLabel),
+		labelled(facetOptions("day", "Day", res.Facets.Day, req.Days, res.Facets.Missing["day"]), cat.dates().dayLabel),
 		labelled(facetOptions("kind", "Session type", res.Facets.Kind, req.Kinds, res.Facets.Missing["kind"]), kindName),
 		facetOptions("track", "Track", res.Facets.Track, req.Tracks, res.Facets.Missing["track"]),
 		facetOptions("level", "Level", res.Facets.Level, req.Levels, res.Facets.Missing["level"]),
@@ -172,10 +213,36 @@ func (s *server) searchView(req search.Request, pageNum int, res *search.Result)
 	}
 	v.Synonyms = res.Synonyms
 	v.FirstPageURL = searchURL(req, 1)
-	v.CalendarURL = "/search.ics" + template.URL(strings.TrimPrefix(string(v.FirstPageURL), "/"))
+	v.CalendarURL, v.CalendarNote = calendarLink(req, res, v.FirstPageURL, s.opts.MaxCalendarTalks)
 	v.Pages, v.PrevURL, v.NextURL = s.pagination(req, pageNum, res.Total)
 	v.Summary = summary(req, res.Total, v.From, v.To, len(v.Pages) > 0)
 	return v
+}
+
+// calendarLink is the search's calendar and what the page says of it:
+// how many talks it holds, or why there is none.
+func calendarLink(req search.Request, res *search.Result, permalink template.URL, most int) (template.URL, string) {
+	n := scheduledOf(req, res)
+	switch {
+	case n == 0:
+		return "", ""
+	case n > uint64(most):
+		return "", fmt.Sprintf("%d of these talks are on the schedule: too many for one calendar (at most %d). Narrow the search to add them to yours.", n, most)
+	}
+	note := fmt.Sprintf("Add these %d talks to a calendar (.ics)", n)
+	if n == 1 {
+		note = "Add this talk to a calendar (.ics)"
+	}
+	if left := res.Total - n; left > 0 {
+		note += fmt.Sprintf("; %d not on the schedule have no time and are left out", left)
+	}
+	return "/search.ics" + template.URL(strings.TrimPrefix(string(permalink), "/")), note
+}
+
+// isBrowse says whether a search asks for nothing: no words, no filter.
+func isBrowse(r search.Request) bool {
+	return r.Query == "" && len(r.Tracks)+len(r.Levels)+len(r.Rooms)+len(r.Days)+len(r.Kinds)+len(r.Conferences)+len(r.Languages) == 0 &&
+		!r.Scheduled && r.After == "" && r.Before == ""
 }
 
 func summary(req search.Request, total uint64, from, to int, paged bool) string {
@@ -200,17 +267,18 @@ func summary(req search.Request, total uint64, from, to int, paged bool) string 
 	return out
 }
 
-func (s *server) hitView(h search.Hit) hitView {
+func (s *server) hitView(cat *catalog, h search.Hit) hitView {
 	v := hitView{
-		ID:       h.ID,
-		URL:      "/talks/" + h.ID,
-		Title:    template.HTML(template.HTMLEscapeString(h.Title)),
-		Speakers: h.Speakers,
-		When:     formatWhen(h.Start, h.End, s.opts.Location),
-		Room:     h.Room,
-		Track:    h.Track,
-		Level:    h.Level,
-		Kind:     kindLabel(h.Kind),
+		ID:         h.ID,
+		URL:        "/talks/" + h.ID,
+		Title:      template.HTML(template.HTMLEscapeString(h.Title)),
+		Speakers:   h.Speakers,
+		When:       formatWhen(h.Start, h.End, s.opts.Location, cat.dates()),
+		Conference: cat.conferenceName(h.ID),
+		Room:       h.Room,
+		Track:      h.Track,
+		Level:      h.Level,
+		Kind:       kindLabel(h.Kind),
 	}
 	for _, f := range h.Highlights.Title {
 		if hasMark(f) {
@@ -353,8 +421,10 @@ type relatedView struct {
 	Title       string
 	SharedTerms []string
 	When        string
-	Room        string
-	Clash       bool
+	// Conference is as on a hitView.
+	Conference string
+	Room       string
+	Clash      bool
 }
 
 func (s *server) talkPage(c *gin.Context) {
@@ -376,19 +446,20 @@ func (s *server) talkPage(c *gin.Context) {
 		if err != nil {
 			return nil, 0, err
 		}
-		body, err := s.renderBytes("talk", "layout", s.talkView(t))
+		body, err := s.renderBytes("talk", "layout", s.talkView(s.catalogNow(), t))
 		return body, -1, err
 	})
 }
 
-func (s *server) talkView(t *search.TalkDetail) talkPage {
+func (s *server) talkView(cat *catalog, t *search.TalkDetail) talkPage {
 	p := s.newPage(t.Title)
+	p.inScope(cat, cat.conference(t.Conference.ID))
 	p.OGTitle, p.OGDescription = t.Title, ogDescription(t)
 	v := talkPage{
 		page:       p,
 		Talk:       t,
 		Speakers:   speakerLinks(t.Speakers),
-		When:       formatWhen(t.Start, t.End, s.opts.Location),
+		When:       formatWhen(t.Start, t.End, s.opts.Location, cat.dates()),
 		Zone:       zoneName(t.Start, s.opts.Location),
 		Kind:       kindLabel(t.Kind),
 		Paragraphs: paragraphs(t.Abstract),
@@ -403,7 +474,8 @@ func (s *server) talkView(t *search.TalkDetail) talkPage {
 			URL:         "/talks/" + r.ID,
 			Title:       r.Title,
 			SharedTerms: r.SharedTerms,
-			When:        formatWhen(r.Start, r.End, s.opts.Location),
+			When:        formatWhen(r.Start, r.End, s.opts.Location, cat.dates()),
+			Conference:  cat.conferenceName(r.ID),
 			Room:        r.Room,
 			Clash:       r.Clash,
 		})

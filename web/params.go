@@ -39,10 +39,10 @@ func (s *server) parseSearch(v url.Values, paged bool) (r search.Request, page i
 		return r, 0, err
 	}
 	switch sort := v.Get("sort"); sort {
-	case "", search.SortRelevance, search.SortTime:
+	case "", search.SortRelevance, search.SortTime, search.SortNewest:
 		r.Sort = sort
 	default:
-		return r, 0, invalidf("sort must be %q or %q", search.SortRelevance, search.SortTime)
+		return r, 0, invalidf("sort must be %q, %q or %q", search.SortRelevance, search.SortTime, search.SortNewest)
 	}
 	if paged {
 		page = 1

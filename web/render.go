@@ -33,10 +33,14 @@ type page struct {
 	// RefreshSeconds reloads a live view (now and next) by itself, without
 	// script; 0: the page stays as it is.
 	RefreshSeconds int
+	// Scope is the conference the page is of, where the site holds
+	// several (conferences.go); Nav the header's links, within it.
+	Scope *scopeView
+	Nav   navLinks
 }
 
 func (s *server) newPage(title string) page {
-	return page{Title: title, MaxQueryLen: s.opts.MaxQueryLen}
+	return page{Title: title, MaxQueryLen: s.opts.MaxQueryLen, Nav: siteNav}
 }
 
 func (s *server) parsePages(fsys fs.FS) (map[string]*template.Template, error) {

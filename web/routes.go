@@ -35,7 +35,13 @@ func (s *server) routes(r *gin.Engine) {
 	get("/agenda.ics", s.agendaCalendar)
 	get("/search.ics", s.searchCalendar)
 	get("/speakers/:slug", s.speakerPage)
-	// A conference's schedule for conference apps (frab.go).
+	// One conference's own pages, where several are loaded
+	// (conferences.go), and its schedule for conference apps (frab.go).
+	get("/c/:conference", s.toConferencePage)
+	get("/c/:conference/", s.conferencePage)
+	get("/c/:conference/now", s.nowPage)
+	get("/c/:conference/schedule", s.schedulePage)
+	get("/c/:conference/speakers/:slug", s.speakerPage)
 	get("/c/:conference/schedule.xml", s.scheduleXML)
 
 	// JSON API.

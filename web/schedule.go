@@ -74,7 +74,11 @@ type cellTalk struct {
 
 func (s *server) schedulePage(c *gin.Context) {
 	v := c.Request.URL.Query()
-	cat := s.catalogNow()
+	cat, conf, err := s.scopeOf(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	at, err := s.parseAt(cat, v)
 	if err != nil {
 		s.fail(c, err)
@@ -91,7 +95,19 @@ func (s *server) schedulePage(c *gin.Context) {
 			s.fail(c, invalidf("day must be a date YYYY-MM-DD, not %.20q", day))
 			return
 		}
-	} else {
+	}
+	if conf == nil {
+		// Several conferences: the one of the day asked for, else the
+		// edition on, next or latest.
+		target := conferenceOnDay(cat.conferences, day)
+		if target == nil {
+			target = defaultConference(cat.conferences, at)
+		}
+		if s.toDefaultEdition(c, cat, "schedule", target) {
+			return
+		}
+	}
+	if day == "" {
 		day = defaultDay(cat.days, at.In(s.zoneAt(cat, at)).Format(time.DateOnly))
 	}
 	atParam := strings.TrimSpace(v.Get("at"))
@@ -100,9 +116,11 @@ func (s *server) schedulePage(c *gin.Context) {
 		// is read in the zone of its date, which another day may not share.
 		atParam = at.Format(time.RFC3339)
 	}
-	s.answerGzip(c, "schedule "+day+" "+atKey(at)+" at "+atParam+" tz "+tzName(visitor), typeHTML, func(ctx context.Context) ([]byte, int, error) {
+	key := "schedule " + c.Param("conference") + " " + day + " " + atKey(at) + " at " + atParam + " tz " + tzName(visitor)
+	s.answerGzip(c, key, typeHTML, func(ctx context.Context) ([]byte, int, error) {
 		view := s.scheduleView(cat, day, at, visitor)
-		view.Zone.on("/schedule", keptParam{"day", day}, keptParam{"at", atParam})
+		view.inScope(cat, conf)
+		view.Zone.on(view.Nav.Schedule, keptParam{"day", day}, keptParam{"at", atParam})
 		body, err := s.renderBytes("schedule", "layout", view)
 		return body, len(view.Rows), err
 	})
@@ -124,15 +142,19 @@ func defaultDay(days []string, today string) string {
 func (s *server) scheduleView(cat *catalog, day string, at time.Time, visitor *time.Location) schedulePage {
 	label := day
 	if t, err := time.Parse(time.DateOnly, day); err == nil {
-		label = t.Format("Monday 2 January")
+		label = t.Format(cat.dates().dayLayout())
 	}
 	v := schedulePage{page: s.newPage("Schedule · " + label), Day: day, Label: label}
+	base := "/schedule"
+	if len(cat.conferences) == 1 && cat.multi() {
+		base = cat.conferences[0].Base() + "/schedule"
+	}
 	for _, d := range cat.days {
-		u := "/schedule?day=" + d
+		u := base + "?day=" + d
 		if visitor != nil {
 			u += "&tz=" + url.QueryEscape(tzName(visitor))
 		}
-		v.Days = append(v.Days, dayLink{Label: dayLabel(d), URL: template.URL(u), Current: d == day})
+		v.Days = append(v.Days, dayLink{Label: cat.dates().dayLabel(d), URL: template.URL(u), Current: d == day})
 	}
 	var talks []*index.Talk
 	perRoom := map[string]int{}
@@ -142,7 +164,7 @@ func (s *server) scheduleView(cat *catalog, day string, at time.Time, visitor *t
 			continue
 		}
 		if t.End.Sub(*t.Start) >= allDayMin {
-			v.AllDay = append(v.AllDay, s.itemViewIn(t, visitor))
+			v.AllDay = append(v.AllDay, s.itemViewIn(cat, t, visitor))
 			continue
 		}
 		talks = append(talks, t)

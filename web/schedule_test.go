@@ -34,7 +34,7 @@ func TestScheduleGrid(t *testing.T) {
 		{ID: "u", Title: "Abstract only"},
 	}
 	s := &server{opts: Options{}.withDefaults()}
-	cat := newCatalog(1, talks)
+	cat := newCatalog(1, talks, s.local)
 	at := time.Date(2026, 4, 8, 9, 25, 0, 0, cest)
 	v := s.scheduleView(cat, "2026-04-08", at, nil)
 

@@ -33,7 +33,7 @@ type searchFlags struct {
 }
 
 // sortOrders are the values of --sort.
-var sortOrders = []string{search.SortRelevance, search.SortTime}
+var sortOrders = []string{search.SortRelevance, search.SortTime, search.SortNewest}
 
 // check refuses, before anything is loaded, the flag values no index
 // could answer; each error names its flag.

@@ -171,7 +171,7 @@ func TestSearchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--limit", "0"}, "--limit 0"},
 		{[]string{"--offset", "-1"}, "--offset -1"},
-		{[]string{"--sort", "newest"}, `--sort "newest"`},
+		{[]string{"--sort", "oldest"}, `--sort "oldest"`},
 		{[]string{"--day", "2025-02-30"}, `--day "2025-02-30"`},
 		{[]string{"--day", "1 Feb"}, `--day "1 Feb"`},
 		{[]string{"--kind", "film"}, `--kind "film"`},
