@@ -34,6 +34,7 @@ type serveOptions struct {
 	maxHeaderBytes    int
 	shutdownTimeout   time.Duration
 	requestTimeout    time.Duration
+	maxCalendarTalks  int
 	reloadToken       string
 	cacheMiB          int
 	allowDrop         bool
@@ -90,6 +91,7 @@ with an error naming it and removes nothing.`,
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long shutdown waits for requests in flight")
 	f.StringVar(&o.reloadToken, "reload-token", "", "bearer token that enables POST /admin/reload (empty: the endpoint answers 403; SIGHUP always reloads)")
 	f.DurationVar(&o.requestTimeout, "request-timeout", 10*time.Second, "longest time one request may work")
+	f.IntVar(&o.maxCalendarTalks, "max-calendar-talks", 500, "most talks on the schedule one search's calendar (search.ics) holds; a search finding more is refused")
 	f.IntVar(&o.cacheMiB, "cache-mib", 8, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
 	f.DurationVar(&o.clientBudget, "client-budget", web.ClientBudgetRate, "server time per second each client address may spend on long searches (more than 8 words or 64 characters), 429 beyond; 0: no budgets (behind a proxy), only the server-wide places")
 	f.DurationVar(&o.refresh, "refresh", 0, "fetch the --seeds URLs again at this interval (e.g. 5m) and re-index when one changed; 0: only at start and on a reload")
@@ -189,7 +191,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	defer reload.watchRefresh(ctx, o.refresh)()
 
 	h, err := web.NewHandler(catalog{engine, overlap.NewReports(engine)}, log, web.Options{
-		RequestTimeout: o.requestTimeout, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
+		RequestTimeout: o.requestTimeout, MaxCalendarTalks: o.maxCalendarTalks, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
 		ReloadStatus: reload.status, ClientBudget: budget, SourcesStatus: g.sourcesStatus(),
 		// Times that name no zone read in --time-zone; every other in its
 		// conference's own.
