@@ -156,6 +156,21 @@ func TestBrowserAttendee(t *testing.T) {
 		do(t, ctx, chromedp.EmulateViewport(1280, 900)) // EmulateReset leaves the last width
 	})
 
+	t.Run("the grid's times stay in view when scrolled sideways", func(t *testing.T) {
+		do(t, ctx, chromedp.EmulateViewport(820, 900))
+		do(t, ctx, chromedp.Navigate(b.base+"/schedule?at="+atMonarch))
+		waitFor(t, ctx, `document.readyState === 'complete'`)
+		wrap := `document.querySelector('.grid-wrap')`
+		if !eval[bool](t, ctx, wrap+`.scrollWidth > `+wrap+`.clientWidth + 120`) {
+			t.Fatalf("the grid does not scroll sideways at 820 px: %v", eval[[]float64](t, ctx, `[`+wrap+`.scrollWidth, `+wrap+`.clientWidth, document.querySelectorAll('.grid thead th').length, innerWidth]`))
+		}
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](wrap+`.scrollLeft = 120`))
+		if d := eval[float64](t, ctx, `document.querySelector('.grid tbody .slot-time').getBoundingClientRect().left - `+wrap+`.getBoundingClientRect().left`); d < -1 || d > 1 {
+			t.Errorf("scrolled 120 px sideways, the time column is %.0f px from the grid's edge", d)
+		}
+		do(t, ctx, chromedp.EmulateViewport(1280, 900))
+	})
+
 	t.Run("no sideways scroll at 360 px on any page", func(t *testing.T) {
 		paths := []string{"/", "/?q=monarch", "/?q=kv+cache&sort=time", "/talks/" + api.ID, "/talks/" + amd.ID, "/overlaps",
 			"/now?at=" + atMonarch, "/schedule?at=" + atMonarch, "/agenda?ids=" + api.ID + "," + amd.ID + ",unknown-id", "/agenda",
@@ -167,6 +182,10 @@ func TestBrowserAttendee(t *testing.T) {
 			if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
 				wide := eval[[]string](t, ctx, `[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 361).slice(0, 5).map(e => e.tagName + '.' + e.className)`)
 				t.Errorf("%s: scrollWidth %d at 360 px; wide: %q", p, w, wide)
+			}
+			// The header is one line: the brand and the links side by side.
+			if h := eval[float64](t, ctx, `document.querySelector('header.site').getBoundingClientRect().height`); h > 56 {
+				t.Errorf("%s: the header is %.0f px high at 360 px, more than one line", p, h)
 			}
 		}
 		do(t, ctx, chromedp.EmulateViewport(1280, 900)) // EmulateReset leaves the last width

@@ -47,6 +47,7 @@ func findBrowser(t *testing.T) string {
 type browser struct {
 	ctx     context.Context
 	base    string // the test server's URL, without a trailing slash
+	srv     *httptest.Server
 	mu      sync.Mutex
 	console []chromedp.ConsoleMessage
 }
@@ -89,7 +90,7 @@ func newBrowserOn(t *testing.T, h func() http.Handler) *browser {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start %s: %v", path, err)
 	}
-	return &browser{ctx: ctx, base: srv.URL}
+	return &browser{ctx: ctx, base: srv.URL, srv: srv}
 }
 
 // tab opens a new tab of the browser whose console is recorded.
@@ -414,6 +415,9 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("slash focuses the search box", func(t *testing.T) {
+		// A keyboard's shortcut: on a wide screen, where the header has
+		// its search box (a phone's header leaves it to the search page).
+		do(t, ctx, chromedp.EmulateViewport(1280, 900))
 		do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
 		do(t, ctx, chromedp.KeyEvent("/"))
 		if id := eval[string](t, ctx, `document.activeElement.id`); id != "q" {

@@ -233,7 +233,7 @@ func TestEscaping(t *testing.T) {
 func TestSecurityHeaders(t *testing.T) {
 	h, _ := newTestHandler(t, zerolog.Nop())
 	want := map[string]string{
-		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 		"X-Content-Type-Options":  "nosniff",
 		"Referrer-Policy":         "same-origin",
 		"X-Frame-Options":         "DENY",

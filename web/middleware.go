@@ -141,7 +141,7 @@ func (s *server) recovery() gin.HandlerFunc {
 // contentSecurityPolicy allows our own scripts, styles and images only: no
 // inline script, no external origin, no framing.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
-	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"connect-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 func (s *server) securityHeaders() gin.HandlerFunc {
 	return func(c *gin.Context) {

@@ -56,6 +56,7 @@ func (s *server) routes(r *gin.Engine) {
 	get("/healthz", s.healthz)
 	r.POST("/admin/reload", s.adminReload)
 	get("/static/*file", s.staticFile)
+	get("/sw.js", s.serviceWorker)
 
 	// Unknown paths: JSON under /api, a page elsewhere; a known path with
 	// another method: 405 with Allow (HandleMethodNotAllowed).

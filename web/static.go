@@ -63,6 +63,18 @@ func loadStatic(fsys fs.FS) (map[string]*staticFile, error) {
 	return files, nil
 }
 
+// serviceWorker answers /sw.js, the offline copy of pages (static/sw.js):
+// from the site's root so that it may keep any page, and never cached for
+// long, so that a new one takes over at the next visit.
+func (s *server) serviceWorker(c *gin.Context) {
+	f := s.static["sw.js"]
+	h := c.Writer.Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Content-Type", f.contentType)
+	h.Set("ETag", `"`+f.hash+`"`)
+	http.ServeContent(c.Writer, c.Request, f.name, time.Time{}, bytes.NewReader(f.data))
+}
+
 // assetURL is the URL of a static file with its content hash, so a page
 // can let browsers cache it for good and still never see a stale one.
 func (s *server) assetURL(name string) (string, error) {

@@ -7,6 +7,13 @@
   var doc = document;
   doc.documentElement.classList.add('js');
 
+  // Offline at the venue: the service worker keeps the agenda and the talk
+  // pages opened (sw.js). A browser without one, or that refuses it, loses
+  // nothing but that.
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/sw.js').catch(function () {});
+  }
+
   function isEditable(el) {
     if (!el || !el.tagName) return false;
     var tag = el.tagName;
