@@ -27,14 +27,14 @@ func TestConferencePages(t *testing.T) {
 				`<li><a href="/c/kanaal-days-2025/" dir="auto">Kanaal Dev Days 2025</a> <span class="dates">1 Feb 2025</span> <span class="count">3 talks</span></li></ul>`,
 		}, []string{`class="scope"`}},
 		{"a search names each talk's conference and year", "/?q=bridges", 200, []string{
-			`<span class="conf" dir="auto">Seine Summit 2026</span><span class="when">Wed 8 Apr 2026, 11:00–11:50</span>`,
+			`<span class="edition" dir="auto">Seine Summit 2026</span><span class="when">Wed 8 Apr 2026, 11:00–11:50</span>`,
 		}, []string{"conferences-h"}},
 		{"a conference's search keeps to it", "/c/kanaal-days-2025/", 200, []string{
 			`<h1 id="summary" data-total="3">3 talks</h1>`,
 			`<p class="scope"><a class="scope-name" href="/c/kanaal-days-2025/" dir="auto">Kanaal Dev Days 2025</a> <span class="scope-dates">1 Feb 2025</span> <span class="scope-count">3 talks</span> <a class="scope-all" href="/">All conferences</a></p>`,
 			`<li><a href="/c/kanaal-days-2025/now">Now</a></li>`,
 			`<span class="when">Sat 1 Feb 2025, 10:00–10:50</span>`,
-		}, []string{"Counting bridges", "Welcome to the river bank", `<span class="conf"`, "conferences-h"}},
+		}, []string{"Counting bridges", "Welcome to the river bank", `<span class="edition"`, "conferences-h"}},
 		{"the same search by its filter", "/?conference=kanaal-days-2025", 200, []string{
 			`<h1 id="summary" data-total="3">3 talks</h1>`, `<a class="scope-name" href="/c/kanaal-days-2025/" dir="auto">Kanaal Dev Days 2025</a>`,
 		}, nil},
@@ -46,11 +46,11 @@ func TestConferencePages(t *testing.T) {
 			`<a href="/talks/kanaal-opening.ics?alarm=10" download>with a reminder 10 minutes before</a>`,
 		}, nil},
 		{"a speaker across conferences", "/speakers/camille-girard", 200, []string{
-			`<span class="conf" dir="auto">Seine Summit 2026</span><span class="when">Wed 8 Apr 2026, 10:00–10:50</span>`,
+			`<span class="edition" dir="auto">Seine Summit 2026</span><span class="when">Wed 8 Apr 2026, 10:00–10:50</span>`,
 		}, nil},
 		{"a speaker at one conference", "/c/seine-summit-2026/speakers/camille-girard", 200, []string{
 			`<span class="when">Wed 8 Apr 2026, 10:00–10:50</span>`, `<a href="/speakers/camille-girard">Talks at every conference</a>`,
-		}, []string{`<span class="conf"`}},
+		}, []string{`<span class="edition"`}},
 		{"a speaker not at that conference", "/c/kanaal-days-2025/speakers/camille-girard", 404, []string{"no speaker is called"}, nil},
 		{"too many talks for a calendar, said on the page", "/", 200, []string{
 			"5 of these talks are on the schedule: too many for one calendar (at most 3). Narrow the search to add them to yours.",
