@@ -32,12 +32,13 @@ type talkJSON struct {
 	Start      *time.Time       `json:"start"`
 	End        *time.Time       `json:"end"`
 	Kind       index.Kind       `json:"kind"`
+	Cancelled  bool             `json:"cancelled"`
 	Path       string           `json:"path"`
 }
 
 func toJSON(t *index.Talk) talkJSON {
 	out := talkJSON{ID: t.ID, Title: t.Title, Conference: t.Conference, Speakers: nonNil(t.Speakers),
-		Room: nullableString(t.Room), Track: nullableString(t.Track), Kind: t.Kind, Path: "/talks/" + t.ID}
+		Room: nullableString(t.Room), Track: nullableString(t.Track), Kind: t.Kind, Cancelled: t.Cancelled, Path: "/talks/" + t.ID}
 	if t.Start != nil {
 		st := t.Local(*t.Start)
 		out.Start = &st
@@ -415,7 +416,7 @@ func (s *server) itemViewIn(t *index.Talk, visitor *time.Location) hitView {
 		}
 		when = formatWhenFor(&start, end, s.opts.Location, visitor)
 	}
-	return hitView{
+	v := hitView{
 		ID:       t.ID,
 		URL:      "/talks/" + t.ID,
 		Title:    template.HTML(template.HTMLEscapeString(t.Title)),
@@ -426,6 +427,8 @@ func (s *server) itemViewIn(t *index.Talk, visitor *time.Location) hitView {
 		Level:    t.Level,
 		Kind:     kindLabel(t.Kind),
 	}
+	v.Cancelled = t.Cancelled
+	return v
 }
 
 // parseIDs reads an agenda: ids=ID,ID (also repeated), in the order given,
