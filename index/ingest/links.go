@@ -20,7 +20,8 @@ type sourceLink struct {
 // address trimmed and, where relative, resolved against the talk's page
 // (frab writes attachments as paths on its own host), its kind read from
 // what the source calls it, else from its text. A link without an address
-// is none.
+// is none; one written without its scheme ("www.example.org", as frab
+// editors do) is an http address.
 func links(t *index.Talk, ls []sourceLink) {
 	base, _ := url.Parse(t.URL)
 	if base != nil && (base.Scheme != "http" && base.Scheme != "https" || base.Host == "") {
@@ -30,6 +31,9 @@ func links(t *index.Talk, ls []sourceLink) {
 		href := strings.TrimSpace(l.href)
 		if href == "" {
 			continue
+		}
+		if len(href) > 4 && strings.EqualFold(href[:4], "www.") {
+			href = "http://" + href
 		}
 		if u, err := url.Parse(href); err == nil && !u.IsAbs() && base != nil {
 			href = base.ResolveReference(u).String()

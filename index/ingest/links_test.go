@@ -126,8 +126,8 @@ func TestJSONLinesRoundTripLinks(t *testing.T) {
 		}
 		links += len(tk.Links)
 	}
-	if len(back.Talks) != 9 || cancelled != 4 || links != 10 {
-		t.Errorf("%d talks, %d cancelled, %d links; want 9, 4, 10", len(back.Talks), cancelled, links)
+	if len(back.Talks) != 9 || cancelled != 4 || links != 11 {
+		t.Errorf("%d talks, %d cancelled, %d links; want 9, 4, 11", len(back.Talks), cancelled, links)
 	}
 }
 
