@@ -3,8 +3,8 @@ package index
 import "strings"
 
 // Clashes reports whether one attendee cannot see both t and u: both are
-// scheduled, each has a full slot (start and end) and a room, the rooms
-// differ, and the slots overlap. It is the one rule behind the talk page's
+// scheduled, neither is cancelled, each has a full slot (start and end)
+// and a room, the rooms differ, and the slots overlap. It is the one rule behind the talk page's
 // "clash" flag and the organizers' schedule clashes.
 //
 // Each condition is there to avoid claiming a clash the data does not show:
@@ -14,7 +14,7 @@ import "strings"
 // " room a " are one room, not a clash of a session with itself. Slots that
 // only touch (one ends as the other starts) leave time to walk.
 func (t Talk) Clashes(u Talk) bool {
-	if !t.Scheduled || !u.Scheduled || !t.hasSlot() || !u.hasSlot() {
+	if !t.Scheduled || !u.Scheduled || !t.hasSlot() || !u.hasSlot() || t.Cancelled || u.Cancelled {
 		return false
 	}
 	a, b := strings.TrimSpace(t.Room), strings.TrimSpace(u.Room)

@@ -27,6 +27,7 @@ func TestClashes(t *testing.T) {
 		return tk
 	}
 	slot := func(start, end, room string) Talk { return talk(start, end, room, true) }
+	cancelled := func(tk Talk) Talk { tk.Cancelled = true; return tk }
 	tests := []struct {
 		name string
 		a, b Talk
@@ -46,6 +47,7 @@ func TestClashes(t *testing.T) {
 		// was a clash for overlap (scheduled ignored), not for related talks
 		{"times but not scheduled", talk("10:00", "10:30", "A", false), talk("10:00", "10:30", "B", false), false},
 		{"one not scheduled", talk("10:00", "10:30", "A", false), slot("10:00", "10:30", "B"), false},
+		{"one cancelled", cancelled(slot("10:00", "10:30", "A")), slot("10:00", "10:30", "B"), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -90,8 +91,63 @@ type Talk struct {
 	// Scheduled is true for talks with a slot in a schedule, false for
 	// talks known only from abstract dumps or unscheduled submissions.
 	Scheduled bool `json:"scheduled"`
+	// Cancelled is true for a talk the source marks as not taking place
+	// (a cancelled state, or a "CANCELLED" title prefix, which ingest
+	// takes off the title).
+	Cancelled bool `json:"cancelled,omitempty"`
+	// Links are the talk's recordings, slides and other links, recordings
+	// first (see AddLinks), each URL once.
+	Links []Link `json:"links,omitempty"`
 	// Sources are the seed file names the talk was found in, sorted.
 	Sources []string `json:"sources"`
+}
+
+// LinkKind says what a link of a talk leads to, on one set whatever the
+// source calls it.
+type LinkKind string
+
+const (
+	LinkRecording LinkKind = "recording" // a video or audio recording, or its subtitles
+	LinkSlides    LinkKind = "slides"    // the slides shown
+	LinkLive      LinkKind = "live"      // the live stream
+	LinkOther     LinkKind = "link"      // anything else: a project, a paper, a chat room
+)
+
+// LinkKinds is the set, in the order a talk lists its links.
+var LinkKinds = []LinkKind{LinkRecording, LinkSlides, LinkLive, LinkOther}
+
+// Link is one recording, slide deck or other link of a talk. URL is as the
+// source gives it, resolved against the talk's page where it was relative:
+// it may still be no web address, so a page or a file written shows it as
+// a link only when it is an absolute http(s) URL.
+type Link struct {
+	Kind  LinkKind `json:"kind"`
+	Title string   `json:"title,omitempty"`
+	URL   string   `json:"url"`
+	// MIMEType is the media type where the source states one.
+	MIMEType string `json:"mime_type,omitempty"`
+}
+
+// AddLinks adds the links whose URL the talk does not have yet, keeping
+// the links ordered by kind (LinkKinds) and, within a kind, as given: two
+// records of one talk keep the union of their links, and a page lists
+// recordings first.
+func (t *Talk) AddLinks(links ...Link) {
+	for _, l := range links {
+		if l.URL == "" || slices.ContainsFunc(t.Links, func(k Link) bool { return k.URL == l.URL }) {
+			continue
+		}
+		t.Links = append(t.Links, l)
+	}
+	slices.SortStableFunc(t.Links, func(a, b Link) int { return linkRank(a.Kind) - linkRank(b.Kind) })
+}
+
+// linkRank is the place of a kind in LinkKinds; an unknown kind goes last.
+func linkRank(k LinkKind) int {
+	if i := slices.Index(LinkKinds, k); i >= 0 {
+		return i
+	}
+	return len(LinkKinds)
 }
 
 // Languages are the talk's languages, each a value of its own (a search

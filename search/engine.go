@@ -272,9 +272,9 @@ type doc struct {
 	// track is the talk's track as the facet shows it (snapshot.shown),
 	// which a track: clause selects by.
 	track string
-	// isBreak repeats talk.Kind == index.KindBreak where a scan of every
+	// damping repeats ranking.DampingOf(talk) where a scan of every
 	// match reads it without loading the talk.
-	isBreak bool
+	damping ranking.Damping
 	// startMin is the talk's start in minutes into its own day, -1 for
 	// none (timeFilter).
 	startMin int
@@ -391,7 +391,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 			idx.Close()
 			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
 		}
-		d := &doc{talk: t, isBreak: t.Kind == index.KindBreak, startMin: startMinute(t)}
+		d := &doc{talk: t, damping: ranking.DampingOf(t), startMin: startMinute(t)}
 		s.byID[t.ID] = d
 		s.byTime = append(s.byTime, d)
 		for i, v := range talkFacetValues(t) {
@@ -454,17 +454,17 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, err
 	}
 	s.small = len(talks) <= o.OnePassMax
-	talk := func(id string, n uint64) (bool, bool) {
+	talk := func(id string, n uint64) (bool, ranking.Damping) {
 		d, ok := s.byID[id]
 		if !ok {
-			return false, false
+			return false, 0
 		}
 		d.num = n
 		for uint64(len(s.docs)) <= n {
 			s.docs = append(s.docs, nil)
 		}
 		s.docs[n] = d
-		return true, d.isBreak
+		return true, d.damping
 	}
 	if s.scan, err = scan.Open(idx, talk, o.Scan); err != nil {
 		idx.Close()

@@ -46,12 +46,14 @@ func startMinute(t *index.Talk) int {
 // value keeps every talk.
 type timeFilter struct {
 	scheduled bool
+	// cancelled is Request.Cancelled.
+	cancelled string
 	// after and before are minutes into the day plus one; 0: no bound.
 	after, before int
 }
 
 func newTimeFilter(r Request) timeFilter {
-	f := timeFilter{scheduled: r.Scheduled}
+	f := timeFilter{scheduled: r.Scheduled, cancelled: r.Cancelled}
 	// normalize has checked the clock times.
 	if m, err := clockMinutes(r.After); err == nil {
 		f.after = m + 1
@@ -64,6 +66,9 @@ func newTimeFilter(r Request) timeFilter {
 
 func (f timeFilter) passes(d *doc) bool {
 	if f.scheduled && !d.talk.Scheduled {
+		return false
+	}
+	if f.cancelled != "" && d.talk.Cancelled != (f.cancelled == CancelledOnly) {
 		return false
 	}
 	if f.after > 0 && (d.startMin < 0 || d.startMin+1 < f.after) {
@@ -110,6 +115,11 @@ func normalizeFilters(r Request) (Request, error) {
 	}
 	slices.Sort(r.Kinds)
 	r.Kinds = slices.Compact(r.Kinds)
+	switch r.Cancelled = strings.ToLower(strings.TrimSpace(r.Cancelled)); r.Cancelled {
+	case "", CancelledExclude, CancelledOnly:
+	default:
+		return r, fmt.Errorf("%w: cancelled %q is not %q or %q", ErrInvalid, r.Cancelled, CancelledExclude, CancelledOnly)
+	}
 	for _, b := range []struct {
 		name string
 		v    *string
@@ -141,5 +151,5 @@ func (r Request) filtersKey(b *strings.Builder) {
 			fmt.Fprintf(b, "%q,", v)
 		}
 	}
-	fmt.Fprintf(b, "|%t|%s|%s", r.Scheduled, r.After, r.Before)
+	fmt.Fprintf(b, "|%t|%s|%s|%s", r.Scheduled, r.After, r.Before, r.Cancelled)
 }

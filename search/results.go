@@ -53,7 +53,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 		h := Hit{
 			ID: t.ID, Title: t.Title, Speakers: t.Speakers,
 			Track: t.Track, Level: t.Level, Room: t.Room, Start: t.Start, End: t.End,
-			Kind: t.Kind, Scheduled: t.Scheduled, Score: round3(m.Score),
+			Kind: t.Kind, Scheduled: t.Scheduled, Cancelled: t.Cancelled, Score: round3(m.Score),
 			Highlights: Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}},
 		}
 		if pl.q != nil && m.Hit != nil {
@@ -97,7 +97,7 @@ func (s *snapshot) explain(ctx context.Context, pl plan, page []match, hits []Hi
 		if masks != nil {
 			mask = masks[i]
 		}
-		factor := f.Explain(mask, s.docs[page[i].Num].isBreak)
+		factor := f.Explain(mask, s.docs[page[i].Num].damping)
 		e := ranking.Score(ranking.FromBleve(dm.Expl), factor)
 		e.Value = round3(e.Value)
 		hits[i].Explanation = &e

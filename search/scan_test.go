@@ -129,7 +129,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	for _, h := range res.Hits {
 		d := s.byID[h.ID]
 		score := h.Score
-		if d.isBreak {
+		if d.damping&ranking.DampBreak != 0 {
 			score *= ranking.Break
 		}
 		searched = append(searched, match{Num: d.num, Score: score, Hit: h})

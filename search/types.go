@@ -17,6 +17,13 @@ const (
 	SortNewest = "newest"
 )
 
+// Request.Cancelled values: cancelled talks are kept (""), left out, or
+// the only ones kept.
+const (
+	CancelledExclude = "exclude"
+	CancelledOnly    = "only"
+)
+
 // Request is one search as a user (the page, the API, the CLI) asks it.
 // Values of one facet combine with OR, different facets with AND.
 type Request struct {
@@ -33,6 +40,9 @@ type Request struct {
 	Languages   []string
 	// Scheduled keeps only the talks with a slot on a schedule.
 	Scheduled bool
+	// Cancelled is "" (cancelled talks are kept, ranked below the
+	// others), CancelledExclude or CancelledOnly.
+	Cancelled string
 	// After and Before bound a talk's start time of day, in its own zone
 	// ("14:00"): it starts at or after After and before Before. Either
 	// keeps only scheduled talks.
@@ -87,6 +97,7 @@ type Hit struct {
 	End        *time.Time
 	Kind       index.Kind
 	Scheduled  bool
+	Cancelled  bool
 	Score      float64
 	Highlights Highlights
 	// Explanation is how Score was made, when the request asked

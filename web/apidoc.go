@@ -50,12 +50,13 @@ type HitDoc struct {
 	End        *time.Time      `json:"end"`
 	Kind       index.Kind      `json:"kind"`
 	Scheduled  bool            `json:"scheduled"`
+	Cancelled  bool            `json:"cancelled"`
 	Score      float64         `json:"score"`
 	Highlights HighlightsDoc   `json:"highlights"`
 	// Explanation is how the score was made, with explain=1: Bleve's BM25
 	// score of the query (each clause's field, term and BM25 parts) times
-	// the factor of soft coordination and break damping. Its value is
-	// the score.
+	// the factor of soft coordination and the damping of breaks and
+	// cancelled talks. Its value is the score.
 	Explanation *ExplanationDoc `json:"explanation,omitempty"`
 }
 
@@ -314,7 +315,7 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 		doc.Hits[i] = HitDoc{
 			ID: h.ID, Title: h.Title, Speakers: nonNil(h.Speakers),
 			Track: nullable(h.Track), Level: nullable(h.Level), Room: nullable(h.Room),
-			Start: h.Start, End: h.End, Kind: h.Kind, Scheduled: h.Scheduled, Score: h.Score,
+			Start: h.Start, End: h.End, Kind: h.Kind, Scheduled: h.Scheduled, Cancelled: h.Cancelled, Score: h.Score,
 			Highlights: HighlightsDoc{Title: safeFragments(h.Highlights.Title), Abstract: safeFragments(h.Highlights.Abstract),
 				Description: safeFragments(h.Highlights.Description), Speakers: safeFragments(h.Highlights.Speakers)},
 		}

@@ -24,7 +24,7 @@ func TestDocumentsOfEmptyValues(t *testing.T) {
 			`{"query":"q","total":0,"took_ms":0,"hits":[],"facets":{"track":[],"level":[],"room":[],"day":[],"kind":[],"conference":[],"language":[],"missing":{}},"did_you_mean":null,"corrected":false}`},
 		{"hit", func() ([]byte, error) {
 			return SearchJSON(&search.Result{Hits: []search.Hit{{ID: "x", Kind: index.KindTalk}}, DidYouMean: "y"})
-		}, `{"query":"","total":0,"took_ms":0,"hits":[{"id":"x","title":"","speakers":[],"track":null,"level":null,"room":null,"start":null,"end":null,"kind":"talk","scheduled":false,"score":0,"highlights":{"title":[],"abstract":[],"description":[],"speakers":[]}}],"facets":{"track":[],"level":[],"room":[],"day":[],"kind":[],"conference":[],"language":[],"missing":{}},"did_you_mean":"y","corrected":false}`},
+		}, `{"query":"","total":0,"took_ms":0,"hits":[{"id":"x","title":"","speakers":[],"track":null,"level":null,"room":null,"start":null,"end":null,"kind":"talk","scheduled":false,"cancelled":false,"score":0,"highlights":{"title":[],"abstract":[],"description":[],"speakers":[]}}],"facets":{"track":[],"level":[],"room":[],"day":[],"kind":[],"conference":[],"language":[],"missing":{}},"did_you_mean":"y","corrected":false}`},
 		{"talk", func() ([]byte, error) {
 			return TalkJSON(&search.TalkDetail{Talk: index.Talk{ID: "x", Kind: index.KindTalk}, Related: []search.Related{{ID: "y"}}})
 		}, `{"id":"x","conference":{"id":"","name":""},"title":"","kind":"talk","scheduled":false,"sources":[],"related":[{"id":"y","title":"","score":0,"shared_terms":[],"clash":false}]}`},

@@ -30,12 +30,13 @@ type talkJSON struct {
 	Start      *time.Time       `json:"start"`
 	End        *time.Time       `json:"end"`
 	Kind       index.Kind       `json:"kind"`
+	Cancelled  bool             `json:"cancelled"`
 	Path       string           `json:"path"`
 }
 
 func toJSON(t *index.Talk) talkJSON {
 	out := talkJSON{ID: t.ID, Title: t.Title, Conference: t.Conference, Speakers: nonNil(t.Speakers),
-		Room: nullableString(t.Room), Track: nullableString(t.Track), Kind: t.Kind, Path: "/talks/" + t.ID}
+		Room: nullableString(t.Room), Track: nullableString(t.Track), Kind: t.Kind, Cancelled: t.Cancelled, Path: "/talks/" + t.ID}
 	if t.Start != nil {
 		st := t.Local(*t.Start)
 		out.Start = &st
@@ -359,7 +360,7 @@ func (s *server) itemViewIn(cat *catalog, t *index.Talk, visitor *time.Location)
 		}
 		when = formatWhenFor(&start, end, s.opts.Location, visitor, cat.dates())
 	}
-	return hitView{
+	v := hitView{
 		ID:         t.ID,
 		URL:        "/talks/" + t.ID,
 		Title:      template.HTML(template.HTMLEscapeString(t.Title)),
@@ -371,6 +372,8 @@ func (s *server) itemViewIn(cat *catalog, t *index.Talk, visitor *time.Location)
 		Level:      t.Level,
 		Kind:       kindLabel(t.Kind),
 	}
+	v.Cancelled = t.Cancelled
+	return v
 }
 
 // parseIDs reads an agenda: ids=ID,ID (also repeated), in the order given,

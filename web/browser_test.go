@@ -452,7 +452,7 @@ func TestBrowser(t *testing.T) {
 		)
 		// A plain form also sends the sort it shows, and the time window's
 		// empty boxes.
-		waitFor(t, nojs, `location.search === '?q=Monarch&after=&before=&sort=relevance' && document.readyState === 'complete'`)
+		waitFor(t, nojs, `location.search === '?q=Monarch&after=&before=&cancelled=&sort=relevance' && document.readyState === 'complete'`)
 		if n := eval[int](t, nojs, `document.querySelectorAll('.hits mark').length`); n == 0 {
 			t.Error("no highlighted results without JavaScript")
 		}
@@ -461,7 +461,7 @@ func TestBrowser(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`.facet input[name=track]`)),
 			chromedp.Click(chromedp.CSS(`button.apply`)),
 		)
-		want := "?q=Monarch&track=" + url.QueryEscape(track) + "&after=&before=&sort=relevance"
+		want := "?q=Monarch&track=" + url.QueryEscape(track) + "&after=&before=&cancelled=&sort=relevance"
 		waitFor(t, nojs, fmt.Sprintf(`location.search === %q && document.readyState === 'complete'`, want))
 		if n := eval[int](t, nojs, `document.querySelectorAll('.chip').length`); n != 1 {
 			t.Errorf("%d chips, want 1", n)

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"mime"
 	"net/url"
 	"strconv"
 	"strings"
@@ -91,6 +92,10 @@ func (s *server) writeCalendar(f calendarFile, talks []*index.Talk, base string)
 			a.SetTrigger(fmt.Sprintf("-PT%dM", f.alarm))
 			a.SetProperty(ics.ComponentPropertyDescription, calendarText(t.Title))
 		}
+		if t.Cancelled {
+			e.SetStatus(ics.ObjectStatusCancelled)
+		}
+		addAttachments(e, t.Links)
 	}
 	if len(zones) == 1 {
 		for z := range zones {
@@ -99,6 +104,27 @@ func (s *server) writeCalendar(f calendarFile, talks []*index.Talk, base string)
 	}
 	// RFC 5545 ends lines with CRLF; the library's default is LF.
 	return []byte(cal.Serialize(ics.WithNewLineWindows))
+}
+
+// addAttachments adds the talk's recordings and slides as ATTACH
+// properties: web addresses only (webURL), with their media type where
+// the data states a plain one (a parameter value from data could end the
+// parameter otherwise).
+func addAttachments(e *ics.VEvent, links []index.Link) {
+	for _, l := range links {
+		if l.Kind != index.LinkRecording && l.Kind != index.LinkSlides {
+			continue
+		}
+		u, ok := webURL(l.URL)
+		if !ok {
+			continue
+		}
+		var params []ics.PropertyParameter
+		if mt, ps, err := mime.ParseMediaType(l.MIMEType); err == nil && len(ps) == 0 && mt == l.MIMEType {
+			params = append(params, ics.WithFmtType(mt))
+		}
+		e.AddAttachment(u, params...)
+	}
 }
 
 // calendarText is text from a data set as a calendar may carry it. The

@@ -117,12 +117,13 @@ func running(t *index.Talk, at time.Time) bool {
 
 // nowAndNext are the talks on at instant at, and the next talks to start
 // in every room: those starting first after at (talks without a room count
-// as one room), in schedule order.
+// as one room), in schedule order. A cancelled talk is neither: the room
+// is free, or the next talk in it is the one held.
 func (c *catalog) nowAndNext(at time.Time) (now, next []*index.Talk) {
 	nextAt := map[string]time.Time{}
 	for i := range c.talks {
 		t := &c.talks[i]
-		if t.Start == nil {
+		if t.Start == nil || t.Cancelled {
 			continue
 		}
 		if running(t, at) {
@@ -134,16 +135,16 @@ func (c *catalog) nowAndNext(at time.Time) (now, next []*index.Talk) {
 	}
 	for i := range c.talks {
 		t := &c.talks[i]
-		if n, ok := nextAt[t.Room]; ok && t.Start != nil && t.Start.Equal(n) {
+		if n, ok := nextAt[t.Room]; ok && t.Start != nil && !t.Cancelled && t.Start.Equal(n) {
 			next = append(next, t)
 		}
 	}
 	return now, next
 }
 
-// overlapping says whether both talks are scheduled and their times meet:
-// one attendee cannot be at both.
+// overlapping says whether both talks are scheduled, neither cancelled,
+// and their times meet: one attendee cannot be at both.
 func overlapping(a, b *index.Talk) bool {
-	return a.Start != nil && a.End != nil && b.Start != nil && b.End != nil &&
+	return a.Start != nil && a.End != nil && b.Start != nil && b.End != nil && !a.Cancelled && !b.Cancelled &&
 		a.Start.Before(*b.End) && b.Start.Before(*a.End)
 }

@@ -7,9 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rs/zerolog"
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/search"
 )
 
 // descriptionHandler serves three talks: one whose only text is a
@@ -24,16 +22,7 @@ func descriptionHandler(t *testing.T) http.Handler {
 			Abstract: "How ecosystems lock their versions.", Description: "Examples from Cargo and npm."},
 		{ID: "bare", Title: "Lightning talks", Kind: index.KindTalk},
 	}
-	e, err := search.New(talks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	h, err := NewHandler(served(e), zerolog.Nop(), Options{ClientBudget: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return talksHandler(t, talks)
 }
 
 func TestTalkPageShowsDescription(t *testing.T) {

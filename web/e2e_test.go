@@ -36,6 +36,21 @@ func served(e *search.Engine) Searcher {
 	}{e, overlap.NewReports(e)}
 }
 
+// talksHandler serves talks made for a test through the real engine.
+func talksHandler(t *testing.T, talks []index.Talk) http.Handler {
+	t.Helper()
+	e, err := search.New(talks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	h, err := NewHandler(served(e), zerolog.Nop(), Options{ClientBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
 // newRealHandler serves the real seeds through the real engine.
 func newRealHandler(t testing.TB) (http.Handler, *search.Engine) {
 	t.Helper()

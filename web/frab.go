@@ -227,7 +227,7 @@ func writeFrab(conf index.Conference, talks []*index.Talk, local func(*index.Tal
 			Duration:    frabDuration(end.Sub(start)),
 			Room:        room,
 			Slug:        xmlText(t.ID),
-			Title:       xmlText(t.Title),
+			Title:       xmlText(frabTitle(t)),
 			Track:       xmlText(t.Track),
 			Type:        string(t.Kind),
 			Language:    xmlText(t.Language),
@@ -272,6 +272,15 @@ func writeFrab(conf index.Conference, talks []*index.Talk, local func(*index.Tal
 	return b.Bytes(), nil
 }
 
+// frabTitle is the talk's title as the apps show it: the schema has no
+// state, so a cancelled talk's title says so, as FOSDEM's own do.
+func frabTitle(t *index.Talk) string {
+	if t.Cancelled {
+		return "CANCELLED: " + t.Title
+	}
+	return t.Title
+}
+
 func frabPersons(sp []index.Speaker) []frabPerson {
 	var out []frabPerson
 	for _, s := range sp {
@@ -286,14 +295,25 @@ func frabPersons(sp []index.Speaker) []frabPerson {
 	return out
 }
 
-// frabLinks are the talk's page at its source, when it is a web link, and
-// its page here.
+// frabLinks are the talk's page at its source, when it is a web link, its
+// page here, and its recordings, slides and links that are web links.
 func frabLinks(t *index.Talk, base string) []frabLink {
 	var out []frabLink
 	if u, ok := webURL(t.URL); ok {
 		out = append(out, frabLink{Href: xmlText(u), Text: "Talk page"})
 	}
-	return append(out, frabLink{Href: base + "/talks/" + url.PathEscape(t.ID), Text: "talksearch"})
+	out = append(out, frabLink{Href: base + "/talks/" + url.PathEscape(t.ID), Text: "talksearch"})
+	// The schema has no attachments: recordings and slides are links too.
+	for _, l := range t.Links {
+		if u, ok := webURL(l.URL); ok {
+			text := l.Title
+			if text == "" {
+				text = linkKindLabels[l.Kind]
+			}
+			out = append(out, frabLink{Href: xmlText(u), Text: xmlText(text)})
+		}
+	}
+	return out
 }
 
 // scheduleXML answers /c/ID/schedule.xml: the frab schedule of the

@@ -78,6 +78,7 @@ type hitView struct {
 	Track      string
 	Level      string
 	Kind       string
+	Cancelled  bool
 	Fragments  []template.HTML
 }
 
@@ -242,7 +243,7 @@ func calendarLink(req search.Request, res *search.Result, permalink template.URL
 // isBrowse says whether a search asks for nothing: no words, no filter.
 func isBrowse(r search.Request) bool {
 	return r.Query == "" && len(r.Tracks)+len(r.Levels)+len(r.Rooms)+len(r.Days)+len(r.Kinds)+len(r.Conferences)+len(r.Languages) == 0 &&
-		!r.Scheduled && r.After == "" && r.Before == ""
+		!r.Scheduled && r.Cancelled == "" && r.After == "" && r.Before == ""
 }
 
 func summary(req search.Request, total uint64, from, to int, paged bool) string {
@@ -280,6 +281,7 @@ func (s *server) hitView(cat *catalog, h search.Hit) hitView {
 		Level:      h.Level,
 		Kind:       kindLabel(h.Kind),
 	}
+	v.Cancelled = h.Cancelled
 	for _, f := range h.Highlights.Title {
 		if hasMark(f) {
 			v.Title = safeHighlight(f)
@@ -357,6 +359,15 @@ func chips(req search.Request) []chip {
 		r.Scheduled = false
 		out = append(out, chip{Label: "Only", Value: "on the schedule", RemoveURL: searchURL(r, 1)})
 	}
+	if req.Cancelled != "" {
+		r := req
+		r.Cancelled = ""
+		value := "left out"
+		if req.Cancelled == search.CancelledOnly {
+			value = "only"
+		}
+		out = append(out, chip{Label: "Cancelled talks", Value: value, RemoveURL: searchURL(r, 1)})
+	}
 	if req.After != "" {
 		r := req
 		r.After = ""
@@ -414,6 +425,41 @@ type talkPage struct {
 	// DescriptionText), shown under the abstract.
 	Description [][]string
 	Related     []relatedView
+	Links       []linkView
+}
+
+// linkView is one of a talk's links: URL is empty for an address that is
+// no absolute http(s) URL, which the page shows as text.
+type linkView struct {
+	Kind  string
+	Title string
+	URL   string
+	Text  string
+}
+
+// linkKindLabels name a link's kind on the page.
+var linkKindLabels = map[index.LinkKind]string{
+	index.LinkRecording: "Recording", index.LinkSlides: "Slides", index.LinkLive: "Live stream", index.LinkOther: "Link",
+}
+
+// linkViews are the talk's links in its order (recordings first), titled
+// by their text, else their address.
+func linkViews(links []index.Link) []linkView {
+	var out []linkView
+	for _, l := range links {
+		v := linkView{Kind: linkKindLabels[l.Kind], Title: l.Title, Text: l.URL}
+		if v.Kind == "" {
+			v.Kind = linkKindLabels[index.LinkOther]
+		}
+		if u, ok := webURL(l.URL); ok {
+			v.URL = u
+		}
+		if v.Title == "" {
+			v.Title = l.URL
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 type relatedView struct {
@@ -469,6 +515,7 @@ func (s *server) talkView(cat *catalog, t *search.TalkDetail) talkPage {
 	if t.Start != nil {
 		v.Calendar = "/talks/" + t.ID + ".ics"
 	}
+	v.Links = linkViews(t.Links)
 	for _, r := range t.Related {
 		v.Related = append(v.Related, relatedView{
 			URL:         "/talks/" + r.ID,

@@ -166,6 +166,9 @@ func searchURL(r search.Request, page int) template.URL {
 	if r.Before != "" {
 		add("before", r.Before)
 	}
+	if r.Cancelled != "" {
+		add("cancelled", r.Cancelled)
+	}
 	if r.Sort != "" && r.Sort != search.SortRelevance {
 		add("sort", r.Sort)
 	}
@@ -192,9 +195,10 @@ func searchKey(r search.Request, page int) string {
 }
 
 // parseWhen reads the search's conditions that are not facets: scheduled
-// (a checkbox: "true", or "on" as a browser sends a box without a value)
-// and the start-time window after/before, as HH:MM, which is what an
-// <input type=time> sends.
+// (a checkbox: "true", or "on" as a browser sends a box without a value),
+// cancelled ("exclude" or "only"; empty keeps cancelled talks) and the
+// start-time window after/before, as HH:MM, which is what an <input
+// type=time> sends.
 func parseWhen(v url.Values, r *search.Request) error {
 	switch sch := v.Get("scheduled"); sch {
 	case "", "false":
@@ -202,6 +206,12 @@ func parseWhen(v url.Values, r *search.Request) error {
 		r.Scheduled = true
 	default:
 		return invalidf("scheduled must be true or false, not %.20q", sch)
+	}
+	switch c := v.Get("cancelled"); c {
+	case "", search.CancelledExclude, search.CancelledOnly:
+		r.Cancelled = c
+	default:
+		return invalidf("cancelled must be %q or %q, not %.20q", search.CancelledExclude, search.CancelledOnly, c)
 	}
 	for _, b := range []struct {
 		name string

@@ -42,9 +42,10 @@ func newExportCmd(g *globals) *cobra.Command {
 time then title, then unscheduled talks by title. Keys: id, conference
 ({"id","name"}), source_id, title, speakers ([{"name","affiliation","source_id"}]),
 abstract, description, track, level, room, language, url, start, end (RFC 3339
-with the conference's offset), time_zone, kind, scheduled, sources (seed file
-names). A value the seeds do not state is absent. The output reads back with
---seeds FILE.jsonl.`,
+with the conference's offset), time_zone, kind, scheduled, cancelled (true or
+absent), links ([{"kind","title","url","mime_type"}], kind recording, slides,
+live or link), sources (seed file names). A value the seeds do not state is
+absent. The output reads back with --seeds FILE.jsonl.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := g.loadCorpus()

@@ -27,7 +27,7 @@ func TestExport(t *testing.T) {
 	if err != nil || stderr != "" {
 		t.Fatalf("export: %v, stderr %q", err, stderr)
 	}
-	allowed := []string{"id", "conference", "source_id", "title", "speakers", "abstract", "description", "track", "level", "room", "language", "url", "start", "end", "time_zone", "kind", "scheduled", "sources"}
+	allowed := []string{"id", "conference", "source_id", "title", "speakers", "abstract", "description", "track", "level", "room", "language", "url", "start", "end", "time_zone", "kind", "scheduled", "cancelled", "links", "sources"}
 	required := []string{"id", "conference", "title", "kind", "scheduled", "sources"}
 	var lines, scheduled int
 	var keynote map[string]any

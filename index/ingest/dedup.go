@@ -93,9 +93,15 @@ func (m *merger) addParagraph(i int, p string) {
 }
 
 // addScheduled adds a talk of a schedule page. The same session (same
-// title and start) on two schedule pages is one talk with both sources.
+// title and start) on two schedule pages is one talk with both sources,
+// the links of both, cancelled when either says so. A title marked
+// "CANCELLED" is read as the structured formats read it (gathered).
 func (m *merger) addScheduled(t index.Talk) {
+	markCancelled(&t)
 	if i, ok := m.scheduledID[t.ID]; ok {
+		k := &m.talks[i].talk
+		k.Cancelled = k.Cancelled || t.Cancelled
+		k.AddLinks(t.Links...)
 		for _, s := range t.Sources {
 			m.talks[i].addSource(s)
 			m.merges = append(m.merges, Merge{TalkID: t.ID, Title: t.Title, File: s})

@@ -52,10 +52,17 @@ func goldenLine(tk index.Talk) string {
 		}
 		return strings.Join(w, " ")
 	}
-	return fmt.Sprintf("id=%s conf=%s/%q src=%s\n  title=%q speakers=%q\n  track=%q room=%q level=%q lang=%q kind=%s scheduled=%v\n  start=%s end=%s zone=%q url=%q\n  abstract=%q paragraphs=%d\n  description=%q\n",
+	line := fmt.Sprintf("id=%s conf=%s/%q src=%s\n  title=%q speakers=%q\n  track=%q room=%q level=%q lang=%q kind=%s scheduled=%v\n  start=%s end=%s zone=%q url=%q\n  abstract=%q paragraphs=%d\n  description=%q\n",
 		tk.ID, tk.Conference.ID, tk.Conference.Name, tk.SourceID, tk.Title, strings.Join(names, "; "),
 		tk.Track, tk.Room, tk.Level, tk.Language, tk.Kind, tk.Scheduled, tm(tk.Start), tm(tk.End), tk.TimeZone, tk.URL,
 		words(tk.Abstract, 12), len(splitParagraphs(tk.Abstract)), words(tk.Description, 8))
+	if tk.Cancelled {
+		line += "  cancelled\n"
+	}
+	for _, l := range tk.Links {
+		line += fmt.Sprintf("  link %s %q %q %s\n", l.Kind, l.Title, l.URL, l.MIMEType)
+	}
+	return line
 }
 
 // TestFormatGoldens reads each fixture with its reader and compares every
@@ -67,6 +74,8 @@ func TestFormatGoldens(t *testing.T) {
 		{"pentabarf.ical", "ical"},
 		{"ical-community.ics", "ical"},
 		{"pretalx-submissions.json", "pretalx"},
+		{"frab-cancelled.xml", "frab-xml"},
+		{"pretalx-resources.json", "pretalx"},
 		{"synthetic-sample.jsonl", "jsonl"},
 		{"cfp.csv", "csv"},
 	} {
@@ -304,19 +313,23 @@ func TestSharedFrabJSONAndICal(t *testing.T) {
 // talk of its own, as do the 3 sessions only the XML has.
 var fosdemBoth2015 = struct{ talks, both int }{552, 548}
 
+// exportJSONL writes talks as `talksearch export` does.
+func exportJSONL(t *testing.T, ts []index.Talk) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for i := range ts {
+		if err := enc.Encode(&ts[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
+}
+
 // TestJSONLinesRoundTrip: export → import → export is byte-identical.
 func TestJSONLinesRoundTrip(t *testing.T) {
-	export := func(ts []index.Talk) []byte {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		for i := range ts {
-			if err := enc.Encode(&ts[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return b.Bytes()
-	}
+	export := func(ts []index.Talk) []byte { return exportJSONL(t, ts) }
 	first := export(loadSeeds(t).Talks)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "talks.jsonl")

@@ -183,6 +183,9 @@ type frabJSONEvent struct {
 	Abstract    string           `json:"abstract"`
 	Description string           `json:"description"`
 	Persons     []frabJSONPerson `json:"persons"`
+	State       string           `json:"state"`
+	// Links are the event's "attachments", then its "links".
+	Links []sourceLink `json:"-"`
 }
 
 // decodeFrabEvent reads one event object field by field: a field of a
@@ -223,9 +226,16 @@ func decodeFrabEvent(file string, line int, raw json.RawMessage) (ev frabJSONEve
 	for key, dst := range map[string]*string{
 		"guid": &ev.GUID, "url": &ev.URL, "date": &ev.Date, "start": &ev.Start, "duration": &ev.Duration,
 		"room": &ev.Room, "title": &ev.Title, "track": &ev.Track, "type": &ev.Type, "language": &ev.Language,
-		"abstract": &ev.Abstract, "description": &ev.Description,
+		"abstract": &ev.Abstract, "description": &ev.Description, "state": &ev.State,
 	} {
 		text(key, dst)
+	}
+	for _, key := range []string{"attachments", "links"} {
+		ls, ok := jsonLinks(fields[key])
+		if !ok {
+			bad(key, fields[key], "a list of {url, title}")
+		}
+		ev.Links = append(ev.Links, ls...)
 	}
 	if v, present := fields["persons"]; present && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 		var persons []json.RawMessage
@@ -257,6 +267,43 @@ func decodeFrabEvent(file string, line int, raw json.RawMessage) (ev frabJSONEve
 	}
 	sort.SliceStable(warns, func(i, j int) bool { return warns[i].Msg < warns[j].Msg })
 	return ev, warns, true
+}
+
+// jsonLinks reads a list of links as frab and pretalx write them: objects
+// {url, title} (frab also types attachments: type), or addresses alone.
+// Absent or null is none; ok is false for a value of another shape, whose
+// good elements are still read.
+func jsonLinks(raw json.RawMessage) (out []sourceLink, ok bool) {
+	if raw == nil || jsonKind(raw) == 'n' {
+		return nil, true
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return nil, false
+	}
+	ok = true
+	for _, v := range list {
+		if s, isText := scalarString(v); isText && jsonKind(v) == '"' {
+			out = append(out, sourceLink{href: s})
+			continue
+		}
+		m := asObject(v)
+		if m == nil {
+			ok = false
+			continue
+		}
+		var l sourceLink
+		for key, dst := range map[string]*string{"url": &l.href, "title": &l.title, "type": &l.kind} {
+			if s, isText := jsonScalar(m[key]); isText {
+				*dst = s
+			}
+		}
+		if l.href == "" {
+			l.href = jsonText(m["href"])
+		}
+		out = append(out, l)
+	}
+	return out, ok
 }
 
 // jsonScalar is the text of a string, number or boolean ("" for null);
@@ -509,7 +556,8 @@ func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc 
 		id = ev.GUID
 	}
 	t := frabEvent{id: id, title: ev.Title, abstract: ev.Abstract, description: ev.Description,
-		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
+		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type,
+		state: ev.State, links: ev.Links}.talk(file, conf)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
 		return nil, warns

@@ -56,6 +56,28 @@ type xmlEvent struct {
 	Abstract    string      `xml:"abstract"`
 	Description string      `xml:"description"`
 	Persons     []xmlPerson `xml:"persons>person"`
+	// State is Pentabarf's and frab's event state where an export keeps
+	// it ("canceled").
+	State       string    `xml:"state"`
+	Links       []xmlLink `xml:"links>link"`
+	Attachments []xmlLink `xml:"attachments>attachment"`
+}
+
+// xmlLink is a <link href> or an <attachment type href>; its text is its
+// title.
+type xmlLink struct {
+	Href  string `xml:"href,attr"`
+	Type  string `xml:"type,attr"`
+	Title string `xml:",chardata"`
+}
+
+// sourceLinks are the event's attachments, then its links.
+func (ev *xmlEvent) sourceLinks() []sourceLink {
+	var out []sourceLink
+	for _, l := range append(append([]xmlLink{}, ev.Attachments...), ev.Links...) {
+		out = append(out, sourceLink{href: l.Href, title: l.Title, kind: l.Type})
+	}
+	return out
 }
 
 func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
@@ -176,7 +198,8 @@ func attr(el xml.StartElement, name string) string {
 // frabEvent is what frab's XML and JSON both say of an event, its texts as
 // the file has them (HTML, Markdown, entities, quotes: see cleanText).
 type frabEvent struct {
-	id, title, abstract, description, track, room, language, url, kind string
+	id, title, abstract, description, track, room, language, url, kind, state string
+	links                                                                     []sourceLink
 }
 
 // talk is the event's Talk without speakers and slot; nil for an event
@@ -186,7 +209,7 @@ func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
 	if title == "" {
 		return nil
 	}
-	return &index.Talk{
+	t := &index.Talk{
 		Conference:  conf,
 		SourceID:    strings.TrimSpace(e.id),
 		Title:       title,
@@ -197,8 +220,11 @@ func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
 		Language:    cleanLine(e.language),
 		URL:         strings.TrimSpace(e.url),
 		Kind:        KindOf(e.kind),
+		Cancelled:   cancelledState(e.state),
 		Sources:     []string{file},
 	}
+	links(t, e.links)
+	return t
 }
 
 // talk makes the event a Talk; nil (with a warning) for an event that
@@ -213,7 +239,8 @@ func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf 
 		id = ev.GUID
 	}
 	t := frabEvent{id: id, title: ev.Title, abstract: ev.Abstract, description: ev.Description,
-		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
+		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type,
+		state: ev.State, links: ev.sourceLinks()}.talk(file, conf)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
 		return nil, warns

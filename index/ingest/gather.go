@@ -81,11 +81,13 @@ func (r *repeatedIDs) warnings() []Warning {
 }
 
 // gathered is what load makes of every talk a structured reader returns,
-// whatever its format: several languages in one value become a list, and a
+// whatever its format: several languages in one value become a list, a
 // session that names no type of its own but a meal or a break as its
-// whole title is a break.
+// whole title is a break, and a title marked "CANCELLED" is a cancelled
+// talk's without the mark (its id, made from the title as read, stays).
 func gathered(format string, t *index.Talk) {
 	t.Language = Languages(t.Language)
+	markCancelled(t)
 	// JSON Lines state talksearch's own kind: taken as written.
 	if format != (jsonLines{}).Name() && t.Kind == index.KindTalk && breakTitle(t.Title) {
 		t.Kind = index.KindBreak

@@ -102,10 +102,6 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 			warn("event %q without a SUMMARY (title): skipped", uid)
 			continue
 		}
-		if strings.EqualFold(get(ics.ComponentPropertyStatus), "CANCELLED") {
-			warn("event %q is cancelled: skipped", title)
-			continue
-		}
 		t := index.Talk{
 			Conference: conf,
 			SourceID:   uid,
@@ -116,8 +112,10 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 			URL:        strings.TrimSpace(get(ics.ComponentPropertyUrl)),
 			Language:   icalLanguage(ev),
 			Kind:       KindOf(""),
+			Cancelled:  strings.EqualFold(strings.TrimSpace(get(ics.ComponentPropertyStatus)), "CANCELLED"),
 			Sources:    []string{file},
 		}
+		links(&t, icalAttachments(ev))
 		for _, a := range ev.Attendees() {
 			if cn := a.ICalParameters["CN"]; len(cn) > 0 {
 				if name := cleanField(strings.Trim(cn[0], `"`)); name != "" {
@@ -152,6 +150,27 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		w = append(w, cutShort)
 	}
 	return talks, append(warns, w...), nil
+}
+
+// icalAttachments are the event's ATTACH properties given as addresses
+// (an inline binary one is no link): a video or audio FMTTYPE is a
+// recording.
+func icalAttachments(ev *ics.VEvent) []sourceLink {
+	var out []sourceLink
+	for _, p := range ev.Properties {
+		if p.IANAToken != string(ics.ComponentPropertyAttach) || len(p.ICalParameters["ENCODING"]) > 0 {
+			continue
+		}
+		l := sourceLink{href: p.Value}
+		if ft := p.ICalParameters["FMTTYPE"]; len(ft) > 0 {
+			l.mime = ft[0]
+			if media, _, _ := strings.Cut(ft[0], "/"); media == "video" || media == "audio" {
+				l.kind = "recording"
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // icalLanguage is the LANGUAGE parameter (RFC 5545 3.2.10) of the

@@ -363,8 +363,9 @@ type pretalxResult struct {
 
 // droppedStates are submissions no programme will hold: counted in one
 // warning per file rather than indexed. Submitted and accepted ones stay
-// (a programme committee searches its whole call for papers).
-var droppedStates = map[string]bool{"rejected": true, "withdrawn": true, "canceled": true, "cancelled": true, "deleted": true}
+// (a programme committee searches its whole call for papers), and so do
+// canceled ones, marked: they were on the programme.
+var droppedStates = map[string]bool{"rejected": true, "withdrawn": true, "deleted": true}
 
 // pretalxReader is the state of reading one page.
 type pretalxReader struct {
@@ -483,7 +484,7 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 	warns := r.warns
 	if len(dropped) > 0 {
 		var parts []string
-		for _, s := range []string{"rejected", "withdrawn", "canceled", "cancelled", "deleted"} {
+		for _, s := range []string{"rejected", "withdrawn", "deleted"} {
 			if n := dropped[s]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
 			}
@@ -498,6 +499,7 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 		{"track", "track", "track"},
 		{"slots", "slots (talks left unscheduled)", "slots,slots.room"},
 		{"room", "room", "slots.room"},
+		{"resources", "resources (slides, links)", "resources"},
 	} {
 		if m := r.missing[f.field]; m != nil {
 			warns = append(warns, Warning{File: file, Line: m.line, Msg: fmt.Sprintf(
@@ -550,8 +552,10 @@ func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
 		Abstract:    cleanText(o.text("abstract").in(lang)),
 		Description: cleanText(o.text("description").in(lang)),
 		Language:    lang,
+		Cancelled:   cancelledState(o.str("state")),
 		Sources:     []string{r.file},
 	}
+	links(&base, r.resources(o, lang))
 	base.Track = cleanField(r.named(o, "track", o.get("track")).in(lang))
 	// Types are matched by their English name where there is one.
 	base.Kind = KindOf(r.named(o, "submission_type", o.get("submission_type")).in("en"))
@@ -639,6 +643,36 @@ func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
 		out = append(out, base)
 	}
 	return out, codesOnly
+}
+
+// resources are the submission's resources (pretalx's uploads and links:
+// slides, papers, code) where the page expands them, {resource,
+// description}; resources given as ids only are counted for the page's
+// warning. pretalx's API keeps no recordings.
+func (r *pretalxReader) resources(o *jsonObject, lang string) []sourceLink {
+	var out []sourceLink
+	idsOnly := false
+	for _, raw := range o.array("resources") {
+		m := asObject(raw)
+		if m == nil {
+			if k := jsonKind(raw); k == '0' || k == '"' {
+				idsOnly = true
+			} else {
+				o.warn("a resource is %s, not an object: resource not read", shapeOf(raw))
+			}
+			continue
+		}
+		ro := &jsonObject{fields: m, file: o.file, line: o.line, what: o.what, id: o.id, title: o.title, warns: o.warns}
+		href := ro.str("resource")
+		if href == "" {
+			href = ro.str("link")
+		}
+		out = append(out, sourceLink{href: href, title: ro.text("description").in(lang)})
+	}
+	if idsOnly && len(out) == 0 {
+		r.idOnly("resources", o.line, o.name())
+	}
+	return out
 }
 
 // named reads a field that names something: its name as given, or the

@@ -168,7 +168,8 @@ func TestPretalxPagesOfOneExport(t *testing.T) {
 
 // TestPretalxHoldout reads a real organizer's export with expanded
 // submission types and rooms and questions as ids: every confirmed talk,
-// scheduled, with its room and, where it was answered, its level.
+// scheduled, with its room and, where it was answered, its level. Its
+// resources are ids only: one warning says how to ask for them.
 func TestPretalxHoldout(t *testing.T) {
 	p := filepath.Join("..", "..", "..", "shared", "holdout", "external", "pretalx-api-json", "pyconfr-2025-submissions-api.json")
 	data, err := os.ReadFile(p)
@@ -182,8 +183,9 @@ func TestPretalxHoldout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(warns) != 0 {
-		t.Errorf("warnings %v", warns)
+	if len(warns) != 1 || !strings.Contains(warns[0].Msg, "resources (slides, links) given as ids only") ||
+		!strings.Contains(warns[0].Msg, "in 3 submissions") || !strings.Contains(warns[0].Msg, "?expand=resources") {
+		t.Errorf("warnings %v, want the one about 3 submissions' resources as ids", warns)
 	}
 	levels := 0
 	for _, tk := range talks {

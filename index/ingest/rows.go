@@ -238,6 +238,15 @@ func (s *indexRows) record(line int, rec *record) {
 		s.warn(line, "talk %q without a title: skipped", t.ID)
 		return
 	}
+	// Links as every reader makes them: each address once, kinds in
+	// talksearch's set, recordings first.
+	stated := t.Links
+	t.Links = nil
+	sls := make([]sourceLink, len(stated))
+	for i, l := range stated {
+		sls[i] = sourceLink{href: l.URL, title: l.Title, kind: string(l.Kind), mime: l.MIMEType}
+	}
+	links(&t, sls)
 	if t.Conference.ID == "" {
 		if s.fileConf.ID == "" { // once per file: it folds the name's text
 			s.fileConf = conferenceFromName(s.file)

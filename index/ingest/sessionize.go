@@ -336,8 +336,9 @@ func (f *sessionizeFile) gridOne(data []byte, dec *json.Decoder) error {
 }
 
 // droppedStatus are the statuses of sessions no programme holds: counted
-// in one warning, not indexed.
-var droppedStatus = map[string]bool{"declined": true, "decline_queue": true, "rejected": true, "cancelled": true, "canceled": true, "withdrawn": true}
+// in one warning, not indexed. A cancelled session was on it: it stays,
+// marked.
+var droppedStatus = map[string]bool{"declined": true, "decline_queue": true, "rejected": true, "withdrawn": true}
 
 func (f *sessionizeFile) talks(opt Options) ([]index.Talk, []Warning, error) {
 	conf := conferenceFromName(f.file)
@@ -380,7 +381,7 @@ func (f *sessionizeFile) talks(opt Options) ([]index.Talk, []Warning, error) {
 		}
 	}
 	if dropped > 0 {
-		f.warns = append(f.warns, Warning{File: f.file, Line: droppedAt, Msg: fmt.Sprintf("%d declined or cancelled sessions not indexed (the first here)", dropped)})
+		f.warns = append(f.warns, Warning{File: f.file, Line: droppedAt, Msg: fmt.Sprintf("%d declined or withdrawn sessions not indexed (the first here)", dropped)})
 	}
 	talks, w := assignIDs(f.file, talks, lines)
 	return talks, append(f.warns, w...), nil
@@ -399,9 +400,11 @@ func (f *sessionizeFile) talk(o *jsonObject, gridRoom string, conf index.Confere
 		Title:      title,
 		// Sessionize's descriptions are plain text; speakers write
 		// Markdown into them all the same.
-		Abstract: cleanText(o.str("description")),
-		Sources:  []string{f.file},
+		Abstract:  cleanText(o.str("description")),
+		Cancelled: cancelledState(o.str("status")),
+		Sources:   []string{f.file},
 	}
+	links(&t, []sourceLink{{href: o.str("recordingUrl"), kind: "recording"}, {href: o.str("liveUrl"), kind: "live"}})
 
 	// Speakers: ids of the file's speakers (All data), or {id, name}.
 	for _, raw := range o.array("speakers") {

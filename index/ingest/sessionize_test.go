@@ -58,7 +58,7 @@ func TestSessionizeAllData(t *testing.T) {
 	want := []string{
 		`sessionize-all-data.json:97: session "612004" ("Data contracts between teams that never meet"): speaker id "e6c4f5a7-0000-4000-8000-000000000000" is none of the file's speakers: speaker not read`,
 		`sessionize-all-data.json:97: session "612004" ("Data contracts between teams that never meet"): category item 88099 is in none of the file's categories: item not read`,
-		`sessionize-all-data.json:122: 1 declined or cancelled sessions not indexed (the first here)`,
+		`sessionize-all-data.json:122: 1 declined or withdrawn sessions not indexed (the first here)`,
 	}
 	if d := cmp.Diff(want, warns); d != "" {
 		t.Errorf("warnings (-want +got):\n%s", d)

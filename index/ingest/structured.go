@@ -84,7 +84,7 @@ func (k *sTalk) hasSource(file string) bool {
 }
 
 // fill takes from o what the talk does not state yet: the first file read
-// wins each field, the others only add.
+// wins each field, the others only add (links too: the union of both).
 func (k *sTalk) fill(o index.Talk) {
 	t := &k.talk
 	for _, f := range []struct {
@@ -105,6 +105,10 @@ func (k *sTalk) fill(o index.Talk) {
 	if t.End == nil {
 		t.End = o.End
 	}
+	// Either record's cancellation is the talk's: a schedule that still
+	// lists it was written before.
+	t.Cancelled = t.Cancelled || o.Cancelled
+	t.AddLinks(o.Links...)
 	if t.Kind == index.KindTalk && o.Kind != index.KindTalk {
 		t.Kind = o.Kind // a source that states a type knows better than one that states none
 	}

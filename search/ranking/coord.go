@@ -113,12 +113,15 @@ func (f *Factors) Clauses() []Clause { return f.clauses }
 
 // Of is the factor of a talk matching the clauses of mask: soft
 // coordination, weighted by rarity except for a break (a menu's rare
-// words, granola, would lift it above the sessions), and a break damped by
-// Break.
-func (f *Factors) Of(mask uint32, isBreak bool) float64 {
-	c := f.coord(mask, !isBreak)
-	if isBreak {
+// words, granola, would lift it above the sessions), a break damped by
+// Break and a cancelled talk by Cancelled.
+func (f *Factors) Of(mask uint32, d Damping) float64 {
+	c := f.coord(mask, d&DampBreak == 0)
+	if d&DampBreak != 0 {
 		c *= Break
+	}
+	if d&DampCancelled != 0 {
+		c *= Cancelled
 	}
 	return c
 }

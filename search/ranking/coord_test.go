@@ -10,7 +10,7 @@ import (
 // TestFactorsAreSoftCoord: the factor kept per clause mask is SoftCoord's
 // for that mask, weighted for a talk and unweighted for a break (one memo
 // holds both), read from a match's list of matched terms as from a mask,
-// and a break's is damped by Break.
+// and a break's is damped by Break, a cancelled talk's by Cancelled.
 func TestFactorsAreSoftCoord(t *testing.T) {
 	clauses := []Clause{
 		{Terms: []string{"rust"}, Weight: 4.2},
@@ -33,23 +33,32 @@ func TestFactorsAreSoftCoord(t *testing.T) {
 		brk := SoftCoord(clauses, matched, false) * Break
 		// Twice: the second from the memo.
 		for range 2 {
-			if got := f.Of(mask, false); got != talk {
+			if got := f.Of(mask, 0); got != talk {
 				t.Errorf("Of(%03b, talk) = %v, want %v", mask, got, talk)
 			}
-			if got := f.Of(mask, true); got != brk {
+			if got := f.Of(mask, DampBreak); got != brk {
 				t.Errorf("Of(%03b, break) = %v, want %v", mask, got, brk)
+			}
+			if got := f.Of(mask, DampCancelled); got != talk*Cancelled {
+				t.Errorf("Of(%03b, cancelled) = %v, want %v", mask, got, talk*Cancelled)
+			}
+			if got := f.Of(mask, DampBreak|DampCancelled); got != brk*Cancelled {
+				t.Errorf("Of(%03b, cancelled break) = %v, want %v", mask, got, brk*Cancelled)
+			}
+			if got, want := f.Explain(mask, DampBreak|DampCancelled).Value, brk*Cancelled; got != want {
+				t.Errorf("Explain(%03b, cancelled break) = %v, want %v", mask, got, want)
 			}
 		}
 	}
-	if f.Of(0b011, false) == f.Of(0b011, true)/Break {
+	if f.Of(0b011, 0) == f.Of(0b011, DampBreak)/Break {
 		t.Fatal("weighted and unweighted factors agree: the check above could not tell them apart")
 	}
 	// A talk matching every clause keeps its score; one matching only the
 	// vague word loses most of it.
-	if got := f.Of(0b111, false); got != 1 {
+	if got := f.Of(0b111, 0); got != 1 {
 		t.Errorf("every clause: factor %v, want 1", got)
 	}
-	if got, want := f.Of(0b100, false), math.Pow(0.7/8.0, Power)*3; math.Abs(got-want) > 1e-15 {
+	if got, want := f.Of(0b100, 0), math.Pow(0.7/8.0, Power)*3; math.Abs(got-want) > 1e-15 {
 		t.Errorf("the vague word only: factor %v, want %v", got, want)
 	}
 }
@@ -68,7 +77,7 @@ func TestFactorsOfLongQueries(t *testing.T) {
 	mask := uint32(1) | 1<<(MaxClauses-1)
 	want := SoftCoord(many[:MaxClauses], func(i int) bool { return mask&(1<<i) != 0 }, true)
 	for range 2 {
-		if got := f.Of(mask, false); got != want {
+		if got := f.Of(mask, 0); got != want {
 			t.Errorf("Of(first and last) = %v, want %v", got, want)
 		}
 	}

@@ -32,9 +32,11 @@ func FromBleve(e *bsearch.Explanation) Explanation {
 	return out
 }
 
-// Explain says how Of(mask, isBreak) is made: the coordination over the
-// clauses of mask, each with its weight, and a break's damping.
-func (f *Factors) Explain(mask uint32, isBreak bool) Explanation {
+// Explain says how Of(mask, d) is made: the coordination over the
+// clauses of mask, each with its weight, and the damping of a break and
+// of a cancelled talk.
+func (f *Factors) Explain(mask uint32, d Damping) Explanation {
+	isBreak := d&DampBreak != 0
 	weighted := !isBreak
 	c := f.coord(mask, weighted)
 	var matched, all []string
@@ -65,8 +67,12 @@ func (f *Factors) Explain(mask uint32, isBreak bool) Explanation {
 	}
 	factor := Explanation{Value: c, Description: "factor, product of:", Details: []Explanation{coord}}
 	if isBreak {
-		factor.Value = c * Break
+		factor.Value *= Break
 		factor.Details = append(factor.Details, Explanation{Value: Break, Description: "break damping"})
+	}
+	if d&DampCancelled != 0 {
+		factor.Value *= Cancelled
+		factor.Details = append(factor.Details, Explanation{Value: Cancelled, Description: "cancelled talk damping"})
 	}
 	return factor
 }

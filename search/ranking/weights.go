@@ -94,6 +94,32 @@ const (
 // sessions unless the query is about them.
 const Break = 0.1
 
+// Cancelled scales the score of a cancelled talk: below a talk held that
+// matches as well, still above talks that match much worse, so that a
+// query naming it finds it near the top.
+const Cancelled = 0.5
+
+// Damping says which of the damping factors apply to a talk whatever the
+// query (Factors.Of): a talk may be a break and cancelled at once.
+type Damping uint8
+
+const (
+	DampBreak Damping = 1 << iota
+	DampCancelled
+)
+
+// DampingOf is the damping of a talk.
+func DampingOf(t *index.Talk) Damping {
+	var d Damping
+	if t.Kind == index.KindBreak {
+		d |= DampBreak
+	}
+	if t.Cancelled {
+		d |= DampCancelled
+	}
+	return d
+}
+
 // CommonShare is the share of talks above which a word is common: common
 // words together count as one word of the query.
 const CommonShare = 0.2

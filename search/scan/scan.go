@@ -37,10 +37,10 @@ type Index struct {
 	reader bleveidx.IndexReader
 	// talks says by document number which documents are talks.
 	talks []bool
-	// breaks says by document number which talks are breaks: a scan reads
-	// it for every match, where loading each match's talk for it was a
-	// cache miss per match.
-	breaks  []bool
+	// damping says by document number which talks are breaks or
+	// cancelled: a scan reads it for every match, where loading each
+	// match's talk for it was a cache miss per match.
+	damping []ranking.Damping
 	mapping mapping.IndexMapping
 	// partBufs recycles the matches of scans (buffer, Recycle): the parts
 	// of a split scan are garbage once merged, and a search's matches once
@@ -77,8 +77,8 @@ type Options struct {
 }
 
 // Talk says whether the document of external id id, numbered num, is a
-// talk, and whether it is a break.
-type Talk func(id string, num uint64) (isTalk, isBreak bool)
+// talk, and its damping (a break, a cancelled talk).
+type Talk func(id string, num uint64) (isTalk bool, damping ranking.Damping)
 
 // Open numbers the live documents of idx's reader, asking talk about each.
 func Open(idx bleve.Index, talk Talk, o Options) (*Index, error) {
@@ -108,7 +108,7 @@ func Open(idx bleve.Index, talk Talk, o Options) (*Index, error) {
 // by document number.
 func (sc *Index) Len() int { return len(sc.talks) }
 
-// number fills talks and breaks from every live document of the reader.
+// number fills talks and damping from every live document of the reader.
 func (sc *Index) number(talk Talk) error {
 	all, err := sc.reader.DocIDReaderAll()
 	if err != nil {
@@ -131,16 +131,16 @@ func (sc *Index) number(talk Talk) error {
 		if err != nil {
 			return fmt.Errorf("id of document %d: %w", n, err)
 		}
-		isTalk, isBreak := talk(id, n)
+		isTalk, damping := talk(id, n)
 		if !isTalk {
 			continue // a document that is not a talk of the corpus
 		}
 		for uint64(len(sc.talks)) <= n {
 			sc.talks = append(sc.talks, false)
-			sc.breaks = append(sc.breaks, false)
+			sc.damping = append(sc.damping, 0)
 		}
 		sc.talks[n] = true
-		sc.breaks[n] = isBreak
+		sc.damping[n] = damping
 	}
 }
 
@@ -415,7 +415,7 @@ func (sc *Index) Located(ctx context.Context, q query.Query, clauses []ranking.C
 		if sc.isTalk(n, keep) {
 			// The hit is kept (not returned to the pool) with its list
 			// of matched terms, which the factor and highlights read.
-			factor := f.Of(f.Mask(dm.FieldTermLocations), sc.breaks[n])
+			factor := f.Of(f.Mask(dm.FieldTermLocations), sc.damping[n])
 			out = append(out, Match{Num: n, Score: dm.Score * factor, Factor: factor, Hit: dm})
 		} else {
 			sctx.DocumentMatchPool.Put(dm)
@@ -436,8 +436,8 @@ func (sc *Index) isTalk(n uint64, keep func(n uint64) bool) bool {
 
 // appendMatch appends to out the match of document n with Bleve's score,
 // unless it is no talk or not of keep: soft coordination over the
-// clauses masks says it matches (none when masks is nil), breaks ranked
-// down.
+// clauses masks says it matches (none when masks is nil), breaks and
+// cancelled talks ranked down.
 func (sc *Index) appendMatch(out []Match, n uint64, score float64, f *ranking.Factors, masks []uint32, keep func(n uint64) bool) []Match {
 	if !sc.isTalk(n, keep) {
 		return out
@@ -446,7 +446,7 @@ func (sc *Index) appendMatch(out []Match, n uint64, score float64, f *ranking.Fa
 	if masks != nil {
 		mask = masks[n]
 	}
-	factor := f.Of(mask, sc.breaks[n])
+	factor := f.Of(mask, sc.damping[n])
 	return append(out, Match{Num: n, Score: score * factor, Factor: factor})
 }
 

@@ -39,11 +39,11 @@ var fixtureOnce = sync.OnceValues(func() (*fixture, error) {
 		return nil, err
 	}
 	ids := map[string]bool{}
-	breaks := map[string]bool{}
-	for _, t := range talks {
-		ids[t.ID], breaks[t.ID] = true, t.Kind == index.KindBreak
+	damping := map[string]ranking.Damping{}
+	for i, t := range talks {
+		ids[t.ID], damping[t.ID] = true, ranking.DampingOf(&talks[i])
 	}
-	sc, err := Open(idx, func(id string, _ uint64) (bool, bool) { return ids[id], breaks[id] }, Options{})
+	sc, err := Open(idx, func(id string, _ uint64) (bool, ranking.Damping) { return ids[id], damping[id] }, Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func TestFastPathTaken(t *testing.T) {
 	if v.Matches < syntheticSize/4 {
 		t.Errorf("%d matches compared: too few to prove anything", v.Matches)
 	}
-	slow, err := Open(f.idx, func(string, uint64) (bool, bool) { return true, false }, Options{NoTree: true})
+	slow, err := Open(f.idx, func(string, uint64) (bool, ranking.Damping) { return true, 0 }, Options{NoTree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

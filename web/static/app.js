@@ -234,6 +234,8 @@
       var el = live.querySelector('input[name=' + name + ']');
       if (el && el.value) parts.push(name + '=' + esc(el.value));
     });
+    var cancelled = live.querySelector('select[name=cancelled]');
+    if (cancelled && cancelled.value) parts.push('cancelled=' + esc(cancelled.value));
     var sort = live.querySelector('select[name=sort]');
     if (sort && sort.value !== 'relevance') parts.push('sort=' + esc(sort.value));
     return '/' + (parts.length ? '?' + parts.join('&') : '');
