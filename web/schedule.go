@@ -63,13 +63,14 @@ type gridCell struct {
 }
 
 type cellTalk struct {
-	ID       string
-	URL      string
-	Title    string
-	When     string
-	Kind     string
-	Speakers string
-	Running  bool
+	ID        string
+	URL       string
+	Title     string
+	When      string
+	Kind      string
+	Speakers  string
+	Running   bool
+	Cancelled bool
 }
 
 func (s *server) schedulePage(c *gin.Context) {
@@ -248,7 +249,7 @@ func (s *server) scheduleView(cat *catalog, day string, at time.Time, visitor *t
 					for _, t := range b.talks {
 						st, en := s.local(t, *t.Start), s.local(t, *t.End)
 						ct := cellTalk{ID: t.ID, URL: "/talks/" + t.ID, Title: t.Title, Kind: kindLabel(t.Kind),
-							When: st.Format("15:04") + "–" + en.Format("15:04"), Running: running(t, at)}
+							When: st.Format("15:04") + "–" + en.Format("15:04"), Running: running(t, at) && !t.Cancelled, Cancelled: t.Cancelled}
 						if alt := visitorSlot(st, &en, visitor); alt != "" {
 							ct.When += " " + st.Format("MST") + " · " + alt
 						}

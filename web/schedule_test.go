@@ -109,3 +109,29 @@ func TestScheduleGrid(t *testing.T) {
 		t.Errorf("default day after it: %s", got)
 	}
 }
+
+// A cancelled session keeps its place in the grid, marked, and is never
+// "on now".
+func TestScheduleGridCancelled(t *testing.T) {
+	cest := time.FixedZone("CEST", 2*60*60)
+	s := time.Date(2026, 4, 8, 9, 0, 0, 0, cest)
+	e := s.Add(30 * time.Minute)
+	talks := []index.Talk{
+		{ID: "on", Title: "Held", Room: "Stage", Start: &s, End: &e, Scheduled: true, Kind: index.KindTalk},
+		{ID: "off", Title: "Called off", Room: "Hall", Start: &s, End: &e, Scheduled: true, Kind: index.KindTalk, Cancelled: true},
+	}
+	srv := &server{opts: Options{}.withDefaults()}
+	v := srv.scheduleView(newCatalog(1, talks, srv.local), "2026-04-08", s.Add(10*time.Minute), nil)
+	got := map[string]string{}
+	for _, r := range v.Rows {
+		for _, c := range r.Cells {
+			for _, ct := range c.Talks {
+				got[ct.ID] = fmt.Sprintf("running=%v cancelled=%v", ct.Running, ct.Cancelled)
+			}
+		}
+	}
+	want := map[string]string{"on": "running=true cancelled=false", "off": "running=false cancelled=true"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cells (-want +got):\n%s", diff)
+	}
+}
