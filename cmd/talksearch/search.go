@@ -25,6 +25,7 @@ type searchFlags struct {
 	conferences, days     []string
 	kinds, languages      []string
 	after, before         string
+	cancelled             string
 	scheduled             bool
 	sort                  string
 	limit, offset         int
@@ -45,6 +46,11 @@ func (f searchFlags) check() error {
 	}
 	if f.offset < 0 || f.offset > search.MaxOffset {
 		return fmt.Errorf("--offset %d: want a whole number from 0 to %d: %w", f.offset, search.MaxOffset, search.ErrInvalid)
+	}
+	switch c := strings.ToLower(strings.TrimSpace(f.cancelled)); c {
+	case "", search.CancelledExclude, search.CancelledOnly:
+	default:
+		return fmt.Errorf("--cancelled %q: want %s or %s: %w", f.cancelled, search.CancelledExclude, search.CancelledOnly, search.ErrInvalid)
 	}
 	if !slices.Contains(sortOrders, strings.ToLower(strings.TrimSpace(f.sort))) {
 		return fmt.Errorf("--sort %q: want one of %s: %w", f.sort, strings.Join(sortOrders, ", "), search.ErrInvalid)
@@ -81,7 +87,7 @@ func (f searchFlags) request(args, conferences []string) search.Request {
 	return search.Request{
 		Query: strings.Join(args, " "), Tracks: f.tracks, Levels: f.levels, Rooms: f.rooms,
 		Days: f.days, Kinds: f.kinds, Conferences: conferences, Languages: f.languages,
-		Scheduled: f.scheduled, After: f.after, Before: f.before,
+		Scheduled: f.scheduled, Cancelled: strings.ToLower(strings.TrimSpace(f.cancelled)), After: f.after, Before: f.before,
 		Sort: strings.ToLower(strings.TrimSpace(f.sort)), Limit: f.limit, Offset: f.offset, Explain: f.explain,
 	}
 }
@@ -161,6 +167,7 @@ func addSearchFlags(fl *pflag.FlagSet, f *searchFlags) {
 	fl.StringVar(&f.after, "after", "", "only talks starting at or after this time of day, HH:MM in the talk's own zone")
 	fl.StringVar(&f.before, "before", "", "only talks starting before this time of day, HH:MM in the talk's own zone")
 	fl.BoolVar(&f.scheduled, "scheduled", false, "only talks with a slot in a schedule")
+	fl.StringVar(&f.cancelled, "cancelled", "", "cancelled talks: exclude or only (default: listed after the others)")
 	fl.StringVar(&f.sort, "sort", search.SortRelevance, "order: "+strings.Join(sortOrders, " or "))
 	fl.IntVar(&f.limit, "limit", search.DefaultLimit, fmt.Sprintf("talks to show (at most %d)", search.MaxLimit))
 	fl.IntVar(&f.offset, "offset", 0, "talks to skip (for the next page)")
@@ -254,6 +261,9 @@ func printResult(w io.Writer, r *search.Result, offset int, lib *library) {
 		title := h.Title
 		if len(h.Highlights.Title) > 0 {
 			title = plain(h.Highlights.Title[0])
+		}
+		if h.Cancelled {
+			title = "[CANCELLED] " + title
 		}
 		fmt.Fprintf(w, "\n%2d. %s\n    %s", offset+i+1, title, h.ID)
 		meta := []string{lib.meta(h.ID, h.Start, h.End, h.Room)}

@@ -129,6 +129,7 @@ func TestSearchFlagsRequest(t *testing.T) {
 		{[]string{"--language", "de"}, search.Request{Languages: []string{"de"}, Sort: "relevance", Limit: 20}},
 		{[]string{"--after", "09:30", "--before", "12:00"}, search.Request{After: "09:30", Before: "12:00", Sort: "relevance", Limit: 20}},
 		{[]string{"--scheduled"}, search.Request{Scheduled: true, Sort: "relevance", Limit: 20}},
+		{[]string{"--cancelled", "Exclude", "--sort", "newest"}, search.Request{Cancelled: "exclude", Sort: "newest", Limit: 20}},
 		{[]string{"--sort", "Time", "--limit", "5", "--offset", "10"}, search.Request{Sort: "time", Limit: 5, Offset: 10}},
 		{[]string{"--track", "Go, Rust", "--level", "Any", "--room", "K.1.105"}, search.Request{
 			Tracks: []string{"Go, Rust"}, Levels: []string{"Any"}, Rooms: []string{"K.1.105"}, Sort: "relevance", Limit: 20}},
@@ -180,6 +181,7 @@ func TestSearchUsageErrors(t *testing.T) {
 		{[]string{"--after", "14:00", "--before", "10:00"}, "--after 14:00 --before 10:00"},
 		{[]string{"--conference", "no-such-conf"}, `--conference "no-such-conf"`},
 		{[]string{"--scheduled=maybe"}, "--scheduled"},
+		{[]string{"--cancelled", "hidden"}, `--cancelled "hidden"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -247,6 +249,7 @@ func TestSearchTwoConferences(t *testing.T) {
 		want []string // titles, in time order
 	}{
 		{[]string{"--conference", "harbour-2025"}, []string{"Borrowing Cranes", "Ferry Scheduling"}},
+		{[]string{"--conference", "harbour-2025", "--sort", "newest"}, []string{"Ferry Scheduling", "Borrowing Cranes"}},
 		{[]string{"--conference", "lakeside conf 2024"}, []string{"Borrow Checking", "Five Minutes"}},
 		{[]string{"--day", "2025-06-14"}, []string{"Borrowing Cranes", "Ferry Scheduling"}},
 		{[]string{"--kind", "lightning", "--kind", "workshop"}, []string{"Five Minutes", "Borrowing Cranes"}},
