@@ -435,23 +435,32 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, fmt.Errorf("no analyzer for field %s", index.FieldTitle)
 	}
 	s.terms = talkanalysis.TermsOf(s.analyzer)
-	s.derive(talks, index.SidecarOf(idx)) // vocab, thesaurus (kept.go)
-	if s.dict, s.inField, err = termDict(idx, textFields...); err != nil {
+	// The mean field lengths (an analysis of a sample of the talks) are
+	// measured beside the rest of the start, which they are needed by
+	// only from the known phrases on, on a second core; every way out
+	// waits for them before closing the index.
+	var bm25Err error
+	bm25Done := make(chan struct{})
+	go func() {
+		defer close(bm25Done)
+		s.bm25, bm25Err = ranking.BM25Stats(idx, talks, s.analyzer)
+	}()
+	fail := func(err error) (*snapshot, error) {
+		<-bm25Done
 		idx.Close()
 		return nil, err
 	}
+	s.derive(talks, index.SidecarOf(idx)) // vocab, thesaurus (kept.go)
+	if s.dict, s.inField, err = termDict(idx, textFields...); err != nil {
+		return fail(err)
+	}
 	relatedDF, _, err := termDict(idx, index.FieldTitle, index.FieldAbstract)
 	if err != nil {
-		idx.Close()
-		return nil, err
+		return fail(err)
 	}
 	s.stats = newTermStats(len(talks), relatedDF, s.terms)
 	if assocTerms > 0 {
 		s.assoc = s.assocIndexOf(talks, index.SidecarOf(idx))
-	}
-	if s.bm25, err = ranking.BM25Stats(idx, talks, s.analyzer); err != nil {
-		idx.Close()
-		return nil, err
 	}
 	s.small = len(talks) <= o.OnePassMax
 	talk := func(id string, n uint64) (bool, ranking.Damping) {
@@ -467,12 +476,16 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return true, d.damping
 	}
 	if s.scan, err = scan.Open(idx, talk, o.Scan); err != nil {
-		idx.Close()
-		return nil, err
+		return fail(err)
 	}
 	if err := s.layOut(); err != nil {
+		<-bm25Done
 		s.closeIndex()
 		return nil, err
+	}
+	if <-bm25Done; bm25Err != nil {
+		s.closeIndex()
+		return nil, bm25Err
 	}
 	if err := s.scan.KnowPhrases(s.withBM25(context.Background()), s.thesaurusPhrases()); err != nil {
 		s.closeIndex()
