@@ -63,7 +63,7 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 	// Encodings other than UTF-8 are read when the document declares them
 	// (<?xml encoding="ISO-8859-1"?>); undeclared bytes that are not UTF-8
 	// stay an error with their line.
-	d.CharsetReader = charset.NewReaderLabel
+	d.CharsetReader = xmlCharset
 	// Strict mode knows only the five XML entities and numeric ones: a
 	// custom entity (&lol9;) is an error, never an expansion.
 	var (
@@ -125,10 +125,19 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 						loc = l
 					}
 				}
-			case "day":
-				day = attr(el, "date")
-				depth++
-			case "room":
+			case "day", "room":
+				if depth >= maxXMLDepth {
+					// <room> in <room> … : no schedule nests so.
+					if _, err := skipElement(d); err != nil {
+						return nil, warns, errAt(err)
+					}
+					end, _ := d.InputPos()
+					warns = append(warns, deepWarning(file, line, end))
+					continue
+				}
+				if el.Name.Local == "day" {
+					day = attr(el, "date")
+				}
 				depth++
 			case "event":
 				var ev xmlEvent
@@ -146,12 +155,13 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 				}
 			default:
 				// <tracks>, <version>, unknown additions: not talks.
-				if err := d.Skip(); err != nil {
+				end, err := skipElement(d)
+				if err != nil {
 					return nil, warns, errAt(err)
 				}
-			}
-			if depth > maxXMLDepth {
-				return nil, warns, fmt.Errorf("line %d: elements nested deeper than %d", line, maxXMLDepth)
+				if end > 0 {
+					warns = append(warns, deepWarning(file, line, end))
+				}
 			}
 		case xml.EndElement:
 			depth--
@@ -162,6 +172,46 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 	}
 	talks, w := assignIDs(file, talks, lines)
 	return talks, append(warns, w...), nil
+}
+
+// skipElement reads past the element just started, as Decoder.Skip does;
+// deep is the line where it ends if it nests more than maxXMLDepth
+// elements (nothing of a schedule does: the caller warns), else 0.
+func skipElement(d *xml.Decoder) (deep int, err error) {
+	depth, deepest := 1, 1
+	for depth > 0 {
+		tok, err := d.Token()
+		if err != nil {
+			return 0, err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+			deepest = max(deepest, depth)
+		case xml.EndElement:
+			depth--
+		}
+	}
+	if deepest > maxXMLDepth {
+		line, _ := d.InputPos()
+		return line, nil
+	}
+	return 0, nil
+}
+
+func deepWarning(file string, line, end int) Warning {
+	return Warning{File: file, Line: line, Msg: fmt.Sprintf("elements nested deeper than %d (to line %d): skipped, the rest of the file read", maxXMLDepth, end)}
+}
+
+// xmlCharset decodes a document in the encoding it declares. A document
+// that declares UTF-16 has been decoded from it already (fromUTF16, by
+// its byte order mark): its bytes are UTF-8 now.
+func xmlCharset(label string, r io.Reader) (io.Reader, error) {
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case "utf-16", "utf-16le", "utf-16be", "unicode":
+		return r, nil
+	}
+	return charset.NewReaderLabel(label, r)
 }
 
 func attr(el xml.StartElement, name string) string {

@@ -79,31 +79,53 @@ const maxMarkdownBytes = 16 << 10
 
 // markdownSafe reports whether the Markdown parser may have s: at most
 // maxMarkdownBytes, at most maxMarkdownBrackets opening brackets (each
-// unclosed "[a](" makes the parser look ahead again) and block quotes
-// nested at most maxMarkdownQuotes deep.
+// unclosed "[a](" makes the parser look ahead again) and block quotes and
+// lists opened at most maxMarkdownNesting deep on one line ("> - 1. - x").
 func markdownSafe(s string) bool {
 	if len(s) > maxMarkdownBytes || strings.Count(s, "[") > maxMarkdownBrackets {
 		return false
 	}
 	for _, l := range strings.Split(s, "\n") {
-		depth := 0
-		for _, r := range l {
-			if r == '>' {
-				depth++
-			} else if r != ' ' && r != '\t' {
-				break
-			}
-		}
-		if depth > maxMarkdownQuotes {
+		if containerDepth(l) > maxMarkdownNesting {
 			return false
 		}
 	}
 	return true
 }
 
+// containerDepth counts the block quote and list markers that open a line.
+func containerDepth(l string) int {
+	depth := 0
+	for i := 0; i < len(l); {
+		switch c := l[i]; {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '>':
+			depth++
+			i++
+		case (c == '-' || c == '*' || c == '+') && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t'):
+			depth++
+			i++
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(l) && l[j] >= '0' && l[j] <= '9' {
+				j++
+			}
+			if j == len(l) || (l[j] != '.' && l[j] != ')') || (j+1 < len(l) && l[j+1] != ' ' && l[j+1] != '\t') {
+				return depth
+			}
+			depth++
+			i = j + 1
+		default:
+			return depth
+		}
+	}
+	return depth
+}
+
 const (
 	maxMarkdownBrackets = 512
-	maxMarkdownQuotes   = 16
+	maxMarkdownNesting  = 8
 )
 
 func cleanStep(s string) string {
