@@ -334,6 +334,15 @@ func TestCancelEndsImport(t *testing.T) {
 	if _, err := LoadPaths([]string{dir}, Options{Context: ctx}); !errors.Is(err, context.Canceled) {
 		t.Errorf("LoadPaths with a cancelled context: %v", err)
 	}
+	for _, name := range []string{"frab-devroom.xml", "frab-camp.json", "pretalx-submissions.json", "pentabarf.ical", "sessionize-all-data.json", "cfp.csv", "synthetic-sample.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(formatsDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if talks, _, err := ReadFile(name, data, Options{Context: ctx}); !errors.Is(err, context.Canceled) || talks != nil {
+			t.Errorf("%s with a cancelled context: %d talks, %v", name, len(talks), err)
+		}
+	}
 	ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	within(t, 10*time.Second, "an endless import", func() {

@@ -304,7 +304,7 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 		dayChangeLine             int
 		loc                       = opt.TimeZone
 	)
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
 	// shaped says whether the value dec is at starts with first; else the
 	// value is skipped with a warning naming the field: a day's field of
 	// a wrong shape costs that field, never the file.

@@ -59,7 +59,7 @@ type xmlEvent struct {
 }
 
 func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
+	d := xml.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
 	// Encodings other than UTF-8 are read when the document declares them
 	// (<?xml encoding="ISO-8859-1"?>); undeclared bytes that are not UTF-8
 	// stay an error with their line.

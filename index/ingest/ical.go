@@ -86,6 +86,9 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		}
 	}
 	for i, ev := range cal.Events() {
+		if err := opt.cancelled(); err != nil {
+			return nil, warns, err
+		}
 		get := func(p ics.ComponentProperty) string {
 			if v := ev.GetProperty(p); v != nil {
 				return v.Value

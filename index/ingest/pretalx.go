@@ -396,7 +396,7 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 		results    []pretalxResult
 		next, prev string
 	)
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
 	err := walkObject(dec, func(dec *json.Decoder, key string) error {
 		switch key {
 		case "next", "previous":

@@ -108,7 +108,7 @@ func (sessionize) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 		return nil, nil, err
 	}
 	f := &sessionizeFile{file: file, speakers: map[string]string{}, items: map[string]sessionizeItem{}, rooms: map[string]string{}}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
 	head := bytes.TrimLeft(data, " \t\r\n")
 	var err error
 	if len(head) > 0 && head[0] == '[' {
