@@ -358,3 +358,29 @@ func TestCancelEndsImport(t *testing.T) {
 func mapFS(name, data string) fstest.MapFS {
 	return fstest.MapFS{name: &fstest.MapFile{Data: []byte(data)}}
 }
+
+// TestMarkdownBudgetPerFile: past maxMarkdownPerFile of Markdown in one
+// file, texts are read as plain text, with one warning that counts them.
+func TestMarkdownBudgetPerFile(t *testing.T) {
+	const size, events = 15000, 300
+	abstract := ("**Bold** " + strings.Repeat("word ", size/5))[:size]
+	var b strings.Builder
+	b.WriteString("<schedule><day date=\"2025-02-01\"><room name=\"A\">\n")
+	start := time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC)
+	for i := range events {
+		fmt.Fprintf(&b, "<event id=\"%d\"><date>%s</date><title>T%d</title><abstract>%s</abstract></event>\n", i, start.Add(time.Duration(i)*time.Minute).Format(time.RFC3339), i, abstract)
+	}
+	b.WriteString("</room></day></schedule>\n")
+	c, err := LoadFS(mapFS("md.xml", b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := maxMarkdownPerFile / size
+	want := []string{fmt.Sprintf("md.xml:1: more than 4 MiB of Markdown in the file: %d texts past it read as plain text", events-fit)}
+	if d := cmp.Diff(want, warningStrings(c.Report.Warnings)); d != "" {
+		t.Errorf("warnings (-want +got):\n%s", d)
+	}
+	if len(c.Talks) != events || !strings.HasPrefix(c.Talks[fit-1].Abstract, "Bold word") || !strings.HasPrefix(c.Talks[fit].Abstract, "**Bold** word") {
+		t.Errorf("%d talks; talk %d: %.20q, talk %d: %.20q", len(c.Talks), fit-1, c.Talks[fit-1].Abstract, fit, c.Talks[fit].Abstract)
+	}
+}

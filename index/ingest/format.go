@@ -41,6 +41,10 @@ type Options struct {
 	// Context ends a load early (SIGTERM, SIGINT): the load returns its
 	// cause as an error. nil: the load runs to its end.
 	Context context.Context
+
+	// markdown is the budget of the file being read (readFormat); nil:
+	// a reader called directly has none.
+	markdown *markdownBudget
 }
 
 // Format reads one kind of structured source file.

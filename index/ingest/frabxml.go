@@ -147,7 +147,7 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 				if conf.ID == "" {
 					conf = conferenceFromName(file)
 				}
-				t, w := ev.talk(file, line, day, dayChange, conf, loc, zone)
+				t, w := ev.talk(file, line, day, dayChange, conf, loc, zone, opt.markdown)
 				warns = append(warns, w...)
 				if t != nil {
 					talks = append(talks, *t)
@@ -231,7 +231,7 @@ type frabEvent struct {
 
 // talk is the event's Talk without speakers and slot; nil for an event
 // without a title, which cannot be one.
-func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
+func (e frabEvent) talk(file string, conf index.Conference, md *markdownBudget) *index.Talk {
 	title := cleanField(e.title)
 	if title == "" {
 		return nil
@@ -240,8 +240,8 @@ func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
 		Conference:  conf,
 		SourceID:    strings.TrimSpace(e.id),
 		Title:       title,
-		Abstract:    cleanText(e.abstract),
-		Description: cleanText(e.description),
+		Abstract:    cleanTextIn(e.abstract, md),
+		Description: cleanTextIn(e.description, md),
 		Track:       cleanField(e.track),
 		Room:        cleanField(e.room),
 		Language:    cleanLine(e.language),
@@ -253,7 +253,7 @@ func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
 
 // talk makes the event a Talk; nil (with a warning) for an event that
 // cannot be one.
-func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf index.Conference, loc *time.Location, zone *fileZone) (*index.Talk, []Warning) {
+func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf index.Conference, loc *time.Location, zone *fileZone, md *markdownBudget) (*index.Talk, []Warning) {
 	var warns []Warning
 	warn := func(format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -263,7 +263,7 @@ func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf 
 		id = ev.GUID
 	}
 	t := frabEvent{id: id, title: ev.Title, abstract: ev.Abstract, description: ev.Description,
-		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
+		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf, md)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
 		return nil, warns

@@ -116,7 +116,7 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 			Conference: conf,
 			SourceID:   uid,
 			Title:      title,
-			Abstract:   cleanText(get(ics.ComponentPropertyDescription)),
+			Abstract:   cleanTextIn(get(ics.ComponentPropertyDescription), opt.markdown),
 			Track:      cleanField(get(ics.ComponentPropertyCategories)),
 			Room:       cleanField(get(ics.ComponentPropertyLocation)),
 			URL:        strings.TrimSpace(get(ics.ComponentPropertyUrl)),

@@ -434,7 +434,7 @@ func kindList() string {
 // the importer, which checks and counts them like streamed rows. The
 // reader's warnings are noted as repairs, its talks numbered in order.
 func (in *Importer) readWhole(f Format, name string, r io.Reader) error {
-	opt := Options{MaxFileBytes: in.opt.MaxFileBytes, MaxLineBytes: in.opt.MaxRowBytes, Context: in.opt.Context}
+	opt := Options{MaxFileBytes: in.opt.MaxFileBytes, MaxLineBytes: in.opt.MaxRowBytes, Context: in.opt.Context, markdown: newMarkdownBudget()}
 	data, err := io.ReadAll(io.LimitReader(r, opt.maxFile()+1))
 	if err != nil {
 		return err
@@ -443,6 +443,7 @@ func (in *Importer) readWhole(f Format, name string, r io.Reader) error {
 		return fmt.Errorf("%s document: %w", f.Name(), tooLarge(opt.maxFile()))
 	}
 	talks, warns, err := f.Read(name, withoutBOM(data), opt)
+	warns = append(warns, opt.markdown.warnings(name)...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Name(), err)
 	}
