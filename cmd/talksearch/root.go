@@ -55,7 +55,7 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 	pf.Int64Var(&g.fetch.MaxBytes, "fetch-max-bytes", ingest.MaxFileSize, "largest file fetched from a --seeds URL, in bytes")
 	pf.DurationVar(&g.fetch.ConnectTimeout, "fetch-connect-timeout", fetch.DefaultConnectTimeout, "longest time to connect to a --seeds URL's server (TLS handshake included)")
 	pf.DurationVar(&g.fetch.Timeout, "fetch-timeout", fetch.DefaultTimeout, "longest time one fetch of a --seeds URL may take, redirects and body included")
-	pf.Int64Var(&g.maxFile, "max-file-bytes", ingest.MaxFileSize, "largest seed or --from file read whole, in bytes (JSON Lines and CSV stream past it)")
+	pf.Int64Var(&g.maxFile, "max-file-bytes", ingest.MaxFileSize, "largest seed or --from file read whole, in bytes (JSON Lines seeds, --from CSV and JSON Lines stream past it)")
 	pf.IntVar(&g.maxLine, "max-line-bytes", ingest.MaxLineSize, "longest line of a text seed, JSON line, CSV record or iCalendar property, in bytes: a longer one is a warning, the rest of its file is read")
 	root.AddCommand(
 		newIndexCmd(g),
