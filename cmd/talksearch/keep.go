@@ -39,7 +39,7 @@ func (g *globals) loadServeCorpus(dir string, log zerolog.Logger) (c *ingest.Cor
 		c, err = g.loadCorpusLogged(log)
 		return c, src, save, err
 	}
-	opt := ingest.Options{TimeZone: g.zone}
+	opt := g.ingestOptions()
 	srcs := g.fetchedSources()
 	key, err := ingest.KeySources(srcs, opt)
 	if err != nil {

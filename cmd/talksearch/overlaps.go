@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -47,7 +46,8 @@ fields, or talksearch export's; speakers may also be a list of
 frab or pretalx schedule.json, pentabarf/frab schedule XML, or iCalendar.
 The format comes from the extension (.csv, .jsonl, .ndjson), otherwise from
 the content. CSV and JSON Lines stream: memory is bounded by the largest
-row, not the file; the other formats are read whole (at most 64 MiB), and
+row (--max-line-bytes), not the file; the other formats are read whole (at
+most --max-file-bytes), and
 their talks are known by the source's id (a pretalx code). Every row
 skipped, merged or repaired is reported on stderr with its file, line and
 reason, and each file's counts add up to its rows. Times without a zone in
@@ -66,7 +66,8 @@ GET /api/overlaps.csv.`,
 			if err != nil {
 				return fmt.Errorf("--time-zone %q: want an IANA zone name such as Europe/Paris: %w", zoneName, err)
 			}
-			talks, files, notes, source, err := g.overlapTalks(from, ingest.ImportOptions{Location: zone})
+			opt := ingest.ImportOptions{Location: zone, MaxRowBytes: g.maxLine, MaxFileBytes: g.maxFile, Context: g.ctx}
+			talks, files, notes, source, err := g.overlapTalks(from, opt)
 			if err != nil {
 				return err
 			}
@@ -130,7 +131,7 @@ func (g *globals) overlapTalks(from []string, opt ingest.ImportOptions) ([]index
 }
 
 func readSubmissionsFile(in *ingest.Importer, name string) (ingest.FileSummary, error) {
-	f, err := os.Open(name)
+	f, err := ingest.OpenRegular(name)
 	if err != nil {
 		return ingest.FileSummary{}, fmt.Errorf("submissions: %w", err)
 	}

@@ -75,7 +75,7 @@ func TestOverlapsErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--min", "1.5"}, "--min 1.5: want a score between 0 and 1"},
-		{[]string{"--from", "testdata/no-such-file.csv"}, "submissions: open testdata/no-such-file.csv: no such file or directory"},
+		{[]string{"--from", "testdata/no-such-file.csv"}, "submissions: stat testdata/no-such-file.csv: no such file or directory"},
 		{[]string{"extra"}, `unknown command "extra" for "talksearch overlaps"`},
 	}
 	for _, tt := range tests {

@@ -132,7 +132,7 @@ func (g *globals) fetchAll(ctx context.Context, accept bool, report func(url str
 // standsAlone is nil when data, the new copy of s, is a file a reload
 // could take: ingestion reads it as a whole and finds talks in it.
 func (g *globals) standsAlone(s *seedSpec, data []byte) error {
-	c, err := ingest.LoadSources([]ingest.Source{{Path: s.path, Fetched: true, Data: data, Zone: s.zone}}, ingest.Options{TimeZone: g.zone})
+	c, err := ingest.LoadSources([]ingest.Source{{Path: s.path, Fetched: true, Data: data, Zone: s.zone}}, g.ingestOptions())
 	if err != nil {
 		return err
 	}

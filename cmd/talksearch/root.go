@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,8 +24,14 @@ type globals struct {
 	timeZone  string   // --time-zone: the zone of sources that name none
 	logLevel  string
 	fetch     fetch.Options // --fetch-max-bytes, --fetch-connect-timeout, --fetch-timeout
+	maxFile   int64         // --max-file-bytes
+	maxLine   int           // --max-line-bytes
 	stdout    io.Writer
 	stderr    io.Writer
+
+	// ctx is the command's: SIGINT and SIGTERM end it, and with it any
+	// import under way.
+	ctx context.Context
 
 	// Set from the flags before a command runs (parseSeeds).
 	zone  *time.Location
@@ -48,6 +55,8 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 	pf.Int64Var(&g.fetch.MaxBytes, "fetch-max-bytes", ingest.MaxFileSize, "largest file fetched from a --seeds URL, in bytes")
 	pf.DurationVar(&g.fetch.ConnectTimeout, "fetch-connect-timeout", fetch.DefaultConnectTimeout, "longest time to connect to a --seeds URL's server (TLS handshake included)")
 	pf.DurationVar(&g.fetch.Timeout, "fetch-timeout", fetch.DefaultTimeout, "longest time one fetch of a --seeds URL may take, redirects and body included")
+	pf.Int64Var(&g.maxFile, "max-file-bytes", ingest.MaxFileSize, "largest seed or --from file read whole, in bytes (JSON Lines seeds, --from CSV and JSON Lines stream past it)")
+	pf.IntVar(&g.maxLine, "max-line-bytes", ingest.MaxLineSize, "longest line of a text seed, JSON line, CSV record or iCalendar property, in bytes: a longer one is a warning, the rest of its file is read")
 	root.AddCommand(
 		newIndexCmd(g),
 		newExportCmd(g),
@@ -60,6 +69,10 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 		if err := applyEnv(cmd, getenv); err != nil {
 			return usage(err)
 		}
+		if g.maxFile <= 0 || g.maxLine <= 0 {
+			return usage(fmt.Errorf("--max-file-bytes %d, --max-line-bytes %d: want sizes above 0", g.maxFile, g.maxLine))
+		}
+		g.ctx = cmd.Context()
 		return usage(g.parseSeeds())
 	}
 	// Without Args and a Run, cobra would take an unknown command for the
@@ -140,7 +153,7 @@ func splitList(v string) []string {
 // loadSeeds ingests the sources named by --seeds (fetching the URLs among
 // them), or the embedded seeds.
 func (g *globals) loadSeeds() (*ingest.Corpus, error) {
-	opt := ingest.Options{TimeZone: g.zone}
+	opt := g.ingestOptions()
 	if len(g.seeds) == 0 {
 		return ingest.LoadFS(seeds.FS, opt)
 	}
@@ -150,11 +163,16 @@ func (g *globals) loadSeeds() (*ingest.Corpus, error) {
 // loadCurrent is loadSeeds without fetching: the URLs' pending copies,
 // else their last good ones (a reload, once it has fetched).
 func (g *globals) loadCurrent() (*ingest.Corpus, error) {
-	opt := ingest.Options{TimeZone: g.zone}
+	opt := g.ingestOptions()
 	if len(g.seeds) == 0 {
 		return ingest.LoadFS(seeds.FS, opt)
 	}
 	return ingest.LoadSources(g.sources(), opt)
+}
+
+// ingestOptions are the flags' options of every load of the seeds.
+func (g *globals) ingestOptions() ingest.Options {
+	return ingest.Options{TimeZone: g.zone, MaxFileBytes: g.maxFile, MaxLineBytes: g.maxLine, Context: g.ctx}
 }
 
 // loadCorpus ingests the seeds and prints each ingestion warning to stderr

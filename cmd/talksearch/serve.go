@@ -77,6 +77,11 @@ One process at a time may serve an --index directory: a second one exits
 with an error naming it and removes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// A signal stops the server, not its loads: the start's
+			// setup completes, then the server stops at once; a reload in
+			// flight is a request that shutdown lets finish within
+			// --shutdown-timeout. Every load is bounded in bytes and work.
+			g.ctx = context.WithoutCancel(cmd.Context())
 			return serve(cmd.Context(), g, o)
 		},
 	}

@@ -97,6 +97,9 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 	st := newStructured()
 	var read []fileTalks
 	for i, in := range inputs {
+		if err := opt.cancelled(); err != nil {
+			return nil, err
+		}
 		opt := in.options(opt)
 		fst := &r.PerFile[i]
 		*fst = FileStats{File: in.name, Kind: FileSkipped}
@@ -104,7 +107,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 		if in.skip {
 			continue
 		}
-		if in.size > MaxFileSize {
+		if in.size > opt.maxFile() {
 			// JSON Lines are read a line at a time, so a benchmark corpus
 			// of 100k talks (130 MB) need not fit the limit; nothing else
 			// is read past it.
@@ -113,7 +116,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 				return nil, err
 			}
 			if !ok {
-				r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("%d bytes: over the %d MiB limit of a seed file, not read", in.size, MaxFileSize>>20)})
+				r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("%d bytes: over the %s limit of a seed file (--max-file-bytes), not read", in.size, sizeText(opt.maxFile()))})
 				continue
 			}
 			for i := range talks {
@@ -125,14 +128,23 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			read = append(read, fileTalks{jsonLines{}.Name(), in.name, talks})
 			continue
 		}
-		data, err := in.read()
+		data, err := in.read(opt.maxFile())
+		if errors.Is(err, ErrTooLarge) {
+			// Grown since it was listed, or a file that states no size.
+			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("over the %s limit of a seed file (--max-file-bytes), not read", sizeText(opt.maxFile()))})
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("read seed %s: %w", in.name, err)
 		}
 		r.Files++
-		if len(data) > MaxFileSize {
-			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: fmt.Sprintf("over the %d MiB limit of a seed file, not read", MaxFileSize>>20)})
+		data, utf16, err := fromUTF16(data)
+		if err != nil {
+			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: err.Error() + "; not read"})
 			continue
+		}
+		if utf16 {
+			r.Warnings = append(r.Warnings, utf16Warning(in.name))
 		}
 		if f := Detect(data); f != nil {
 			talks, warns, err := readFormat(f, in.name, withoutBOM(data), opt)
@@ -154,6 +166,8 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			r.Warnings = append(r.Warnings, Warning{File: in.name, Msg: msg})
 			continue
 		}
+		data, long := dropLongLines(in.name, data, opt.maxLine())
+		r.Warnings = append(r.Warnings, long...)
 		switch {
 		case looksLikeSchedule(data):
 			fst.Kind = FileSchedule
@@ -175,6 +189,9 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			dumps = append(dumps, d)
 			dumpNames = append(dumpNames, in.name)
 		}
+	}
+	if err := opt.cancelled(); err != nil {
+		return nil, err
 	}
 	for i, in := range inputs {
 		if fst := r.PerFile[i]; !in.skip && fst.Read == 0 && fst.Paragraphs == 0 {

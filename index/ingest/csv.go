@@ -48,7 +48,7 @@ func (csvFormat) Detect(head []byte) bool {
 }
 
 func (c csvFormat) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
-	return readIndexRows(c, file, bytes.NewReader(data), MaxLineSize, opt)
+	return readIndexRows(c, file, bytes.NewReader(data), opt.maxLine(), opt)
 }
 
 // readRows reads CSV record by record. encoding/csv cannot resume after a
@@ -119,7 +119,8 @@ func (csvFormat) readRows(br *bufio.Reader, maxRow int, rows rowSink) error {
 			rows.bad(start, fmt.Errorf("malformed csv: a quoted field opened on line %d is not closed (lines %d-%d skipped)", start, start, start+lines-1))
 			return nil
 		}
-		fields, err := parse(rec)
+		clean, fixes := cleanBytes(rec)
+		fields, err := parse(clean)
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
@@ -143,7 +144,7 @@ func (csvFormat) readRows(br *bufio.Reader, maxRow int, rows rowSink) error {
 				ID: get("id"), Title: get("title"), Abstract: get("abstract"), Description: get("description"),
 				Track: get("track"), Level: get("level"), Room: get("room"), Speakers: parseSpeakerList(get("speakers")),
 			},
-			start: get("start"), end: get("end"), zone: get("time_zone"), kind: get("kind"),
+			start: get("start"), end: get("end"), zone: get("time_zone"), kind: get("kind"), fixes: fixes,
 		}
 		if c := get("conference"); c != "" {
 			r.talk.Conference = ConferenceNamed(c)

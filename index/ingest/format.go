@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -14,11 +15,11 @@ import (
 	"github.com/talksearch/talksearch/index"
 )
 
-// MaxFileSize bounds one source file. The largest real export we know
-// (FOSDEM 2025, 1,105 talks) is 2.5 MB; 64 MiB is twenty times the largest
-// conference and keeps a mistaken path (a video, a dump of a database) from
-// being read into memory. JSON Lines, read a line at a time, may be
-// larger (MaxJSONLinesSize).
+// MaxFileSize is the default bound of one source file (Options.MaxFileBytes).
+// The largest real export we know (FOSDEM 2025, 1,105 talks) is 2.5 MB;
+// 64 MiB is twenty times the largest conference and keeps a mistaken path
+// (a video, a dump of a database) from being read into memory. JSON Lines,
+// read a line at a time, may be larger (MaxJSONLinesSize).
 const MaxFileSize = 64 << 20
 
 // detectBytes is how much of a file Detect sees.
@@ -31,6 +32,19 @@ type Options struct {
 	// a Sched page whose header zone is not defined on the page). When it
 	// is set, it is also the zone a Sched page's times are read in.
 	TimeZone *time.Location
+	// MaxFileBytes bounds a file read whole; 0 means MaxFileSize.
+	MaxFileBytes int64
+	// MaxLineBytes bounds a line of a text file, a JSON line or a CSV
+	// record; a longer one is a warning and the rest of the file is read.
+	// 0 means MaxLineSize.
+	MaxLineBytes int
+	// Context ends a load early (SIGTERM, SIGINT): the load returns its
+	// cause as an error. nil: the load runs to its end.
+	Context context.Context
+
+	// markdown is the budget of the file being read (readFormat); nil:
+	// a reader called directly has none.
+	markdown *markdownBudget
 }
 
 // Format reads one kind of structured source file.
@@ -57,8 +71,8 @@ var Formats = []Format{frabXML{}, jsonLines{}, frabJSON{}, pretalxAPI{}, session
 // ErrUnknownFormat is returned by ReadFile for data that no reader knows.
 var ErrUnknownFormat = errors.New("unknown format")
 
-// ErrTooLarge is returned for a file over MaxFileSize.
-var ErrTooLarge = fmt.Errorf("file over %d MiB", MaxFileSize>>20)
+// ErrTooLarge is returned for a file over Options.MaxFileBytes.
+var ErrTooLarge = errors.New("too large")
 
 // Detect returns the structured format of data, or nil for text (a Sched
 // page, an abstract dump) and for anything unknown.
@@ -84,19 +98,29 @@ func trimHead(data []byte) []byte {
 // gives ErrUnknownFormat; abstract dumps need the other files of a
 // conference to be cut into talks, so they are read by Load only.
 func ReadFile(name string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
-	if len(data) > MaxFileSize {
-		return nil, nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
+	if int64(len(data)) > opt.maxFile() {
+		return nil, nil, fmt.Errorf("%s: %w", name, tooLarge(opt.maxFile()))
+	}
+	data, utf16, err := fromUTF16(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var pre []Warning
+	if utf16 {
+		pre = append(pre, utf16Warning(name))
 	}
 	if f := Detect(data); f != nil {
 		talks, warns, err := readFormat(f, name, withoutBOM(data), opt)
+		warns = append(pre, warns...)
 		if err != nil {
 			return nil, warns, fmt.Errorf("%s: %s: %w", name, f.Name(), err)
 		}
 		return talks, warns, nil
 	}
 	if unusable(data) == "" && looksLikeSchedule(data) {
+		data, long := dropLongLines(name, data, opt.maxLine())
 		s := ParseSchedIn(name, data, opt)
-		return s.Talks, s.Warnings, nil
+		return s.Talks, append(append(pre, long...), s.Warnings...), nil
 	}
 	return nil, nil, fmt.Errorf("%s: %w", name, ErrUnknownFormat)
 }

@@ -351,7 +351,7 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 		dayChangeLine             int
 		loc                       = opt.TimeZone
 	)
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
 	// shaped says whether the value dec is at starts with first; else the
 	// value is skipped with a warning naming the field: a day's field of
 	// a wrong shape costs that field, never the file.
@@ -471,7 +471,7 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 			}
 		}
 		for i := range d.events {
-			t, w := d.events[i].talk(file, d.lines[i], conf, loc, dc, zone)
+			t, w := d.events[i].talk(file, d.lines[i], conf, loc, dc, zone, opt.markdown)
 			warns = append(warns, w...)
 			if t != nil {
 				talks = append(talks, *t)
@@ -546,7 +546,7 @@ func inferDayChange(events []frabJSONEvent) int {
 	return starts[at+1]
 }
 
-func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc *time.Location, day frabJSONDayChange, zone *fileZone) (*index.Talk, []Warning) {
+func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc *time.Location, day frabJSONDayChange, zone *fileZone, md *markdownBudget) (*index.Talk, []Warning) {
 	var warns []Warning
 	warn := func(format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -557,7 +557,7 @@ func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc 
 	}
 	t := frabEvent{id: id, title: ev.Title, abstract: ev.Abstract, description: ev.Description,
 		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type,
-		state: ev.State, links: ev.Links}.talk(file, conf)
+		state: ev.State, links: ev.Links}.talk(file, conf, md)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
 		return nil, warns

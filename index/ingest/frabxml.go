@@ -81,11 +81,11 @@ func (ev *xmlEvent) sourceLinks() []sourceLink {
 }
 
 func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
+	d := xml.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
 	// Encodings other than UTF-8 are read when the document declares them
 	// (<?xml encoding="ISO-8859-1"?>); undeclared bytes that are not UTF-8
 	// stay an error with their line.
-	d.CharsetReader = charset.NewReaderLabel
+	d.CharsetReader = xmlCharset
 	// Strict mode knows only the five XML entities and numeric ones: a
 	// custom entity (&lol9;) is an error, never an expansion.
 	var (
@@ -147,10 +147,19 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 						loc = l
 					}
 				}
-			case "day":
-				day = attr(el, "date")
-				depth++
-			case "room":
+			case "day", "room":
+				if depth >= maxXMLDepth {
+					// <room> in <room> … : no schedule nests so.
+					if _, err := skipElement(d); err != nil {
+						return nil, warns, errAt(err)
+					}
+					end, _ := d.InputPos()
+					warns = append(warns, deepWarning(file, line, end))
+					continue
+				}
+				if el.Name.Local == "day" {
+					day = attr(el, "date")
+				}
 				depth++
 			case "event":
 				var ev xmlEvent
@@ -160,7 +169,7 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 				if conf.ID == "" {
 					conf = conferenceFromName(file)
 				}
-				t, w := ev.talk(file, line, day, dayChange, conf, loc, zone)
+				t, w := ev.talk(file, line, day, dayChange, conf, loc, zone, opt.markdown)
 				warns = append(warns, w...)
 				if t != nil {
 					talks = append(talks, *t)
@@ -168,12 +177,13 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 				}
 			default:
 				// <tracks>, <version>, unknown additions: not talks.
-				if err := d.Skip(); err != nil {
+				end, err := skipElement(d)
+				if err != nil {
 					return nil, warns, errAt(err)
 				}
-			}
-			if depth > maxXMLDepth {
-				return nil, warns, fmt.Errorf("line %d: elements nested deeper than %d", line, maxXMLDepth)
+				if end > 0 {
+					warns = append(warns, deepWarning(file, line, end))
+				}
 			}
 		case xml.EndElement:
 			depth--
@@ -184,6 +194,46 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 	}
 	talks, w := assignIDs(file, talks, lines)
 	return talks, append(warns, w...), nil
+}
+
+// skipElement reads past the element just started, as Decoder.Skip does;
+// deep is the line where it ends if it nests more than maxXMLDepth
+// elements (nothing of a schedule does: the caller warns), else 0.
+func skipElement(d *xml.Decoder) (deep int, err error) {
+	depth, deepest := 1, 1
+	for depth > 0 {
+		tok, err := d.Token()
+		if err != nil {
+			return 0, err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+			deepest = max(deepest, depth)
+		case xml.EndElement:
+			depth--
+		}
+	}
+	if deepest > maxXMLDepth {
+		line, _ := d.InputPos()
+		return line, nil
+	}
+	return 0, nil
+}
+
+func deepWarning(file string, line, end int) Warning {
+	return Warning{File: file, Line: line, Msg: fmt.Sprintf("elements nested deeper than %d (to line %d): skipped, the rest of the file read", maxXMLDepth, end)}
+}
+
+// xmlCharset decodes a document in the encoding it declares. A document
+// that declares UTF-16 has been decoded from it already (fromUTF16, by
+// its byte order mark): its bytes are UTF-8 now.
+func xmlCharset(label string, r io.Reader) (io.Reader, error) {
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case "utf-16", "utf-16le", "utf-16be", "unicode":
+		return r, nil
+	}
+	return charset.NewReaderLabel(label, r)
 }
 
 func attr(el xml.StartElement, name string) string {
@@ -204,7 +254,7 @@ type frabEvent struct {
 
 // talk is the event's Talk without speakers and slot; nil for an event
 // without a title, which cannot be one.
-func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
+func (e frabEvent) talk(file string, conf index.Conference, md *markdownBudget) *index.Talk {
 	title := cleanField(e.title)
 	if title == "" {
 		return nil
@@ -213,8 +263,8 @@ func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
 		Conference:  conf,
 		SourceID:    strings.TrimSpace(e.id),
 		Title:       title,
-		Abstract:    cleanText(e.abstract),
-		Description: cleanText(e.description),
+		Abstract:    cleanTextIn(e.abstract, md),
+		Description: cleanTextIn(e.description, md),
 		Track:       cleanField(e.track),
 		Room:        cleanField(e.room),
 		Language:    cleanLine(e.language),
@@ -229,7 +279,7 @@ func (e frabEvent) talk(file string, conf index.Conference) *index.Talk {
 
 // talk makes the event a Talk; nil (with a warning) for an event that
 // cannot be one.
-func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf index.Conference, loc *time.Location, zone *fileZone) (*index.Talk, []Warning) {
+func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf index.Conference, loc *time.Location, zone *fileZone, md *markdownBudget) (*index.Talk, []Warning) {
 	var warns []Warning
 	warn := func(format string, args ...any) {
 		warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -240,7 +290,7 @@ func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf 
 	}
 	t := frabEvent{id: id, title: ev.Title, abstract: ev.Abstract, description: ev.Description,
 		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type,
-		state: ev.State, links: ev.sourceLinks()}.talk(file, conf)
+		state: ev.State, links: ev.sourceLinks()}.talk(file, conf, md)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
 		return nil, warns

@@ -154,7 +154,9 @@ var breakQualifiers = map[string]bool{
 // readFormat is f.Read with what every talk of every format gets
 // (gathered).
 func readFormat(f Format, file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+	opt.markdown = newMarkdownBudget()
 	talks, warns, err := f.Read(file, data, opt)
+	warns = append(warns, opt.markdown.warnings(file)...)
 	for i := range talks {
 		gathered(f.Name(), &talks[i])
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	ics "github.com/arran4/golang-ical"
 
@@ -25,10 +26,10 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 	if err := checkUTF8(data); err != nil {
 		return nil, nil, err
 	}
-	// The library reads lines of any length; the file is bounded by
-	// MaxFileSize before it gets here.
 	data = withoutBOM(data)
-	var warns []Warning
+	// The library's cost grows faster than a line's parameters: such
+	// lines are dropped before it sees them.
+	data, warns := capICalLines(file, data, opt.maxLine())
 	// A calendar cut short (a download that stopped) still reads up to
 	// its last whole event; the file-wide warning lets a fetched copy be
 	// refused rather than replace a whole one.
@@ -43,11 +44,13 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		// by block, each with its line, if that can be done.
 		evLines = nil
 		if c, l, w, e := parseByEvent(file, data, nil); e == nil && c != nil {
-			cal, evLines, warns = c, l, w
+			cal, evLines, warns = c, l, append(warns, w...)
 		}
 	}
 	if err != nil {
-		cal, evLines, warns, err = parseByEvent(file, data, err)
+		var w []Warning
+		cal, evLines, w, err = parseByEvent(file, data, err)
+		warns = append(warns, w...)
 		if err != nil {
 			return nil, warns, err
 		}
@@ -83,6 +86,9 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		}
 	}
 	for i, ev := range cal.Events() {
+		if err := opt.cancelled(); err != nil {
+			return nil, warns, err
+		}
 		get := func(p ics.ComponentProperty) string {
 			if v := ev.GetProperty(p); v != nil {
 				return v.Value
@@ -106,7 +112,7 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 			Conference: conf,
 			SourceID:   uid,
 			Title:      title,
-			Abstract:   cleanText(get(ics.ComponentPropertyDescription)),
+			Abstract:   cleanTextIn(get(ics.ComponentPropertyDescription), opt.markdown),
 			Track:      cleanField(get(ics.ComponentPropertyCategories)),
 			Room:       cleanField(get(ics.ComponentPropertyLocation)),
 			URL:        strings.TrimSpace(get(ics.ComponentPropertyUrl)),
@@ -171,6 +177,74 @@ func icalAttachments(ev *ics.VEvent) []sourceLink {
 		out = append(out, l)
 	}
 	return out
+}
+
+// maxICalParams bounds the parameters of one property: a real ATTENDEE
+// has three or four (CN, ROLE, PARTSTAT, RSVP).
+const maxICalParams = 32
+
+// dropped stands in for a content line not given to the library: an
+// extension property every reader ignores, so the lines keep their
+// numbers.
+var dropped = []byte("X-TALKSEARCH-DROPPED:")
+
+// capICalLines replaces each property (a content line with the lines
+// that continue it) longer than maxLine bytes or with more than
+// maxICalParams parameters by lines the library ignores, with a warning
+// naming it. data is copied only if a line is replaced.
+func capICalLines(file string, data []byte, maxLine int) ([]byte, []Warning) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var warns []Warning
+	changed := false
+	for i := 0; i < len(lines); {
+		j, size := i+1, len(lines[i])
+		for j < len(lines) && len(lines[j]) > 0 && (lines[j][0] == ' ' || lines[j][0] == '\t') {
+			size += len(lines[j])
+			j++
+		}
+		msg := ""
+		if size > maxLine {
+			msg = fmt.Sprintf("property of %d bytes, longer than the %s limit of a line (--max-line-bytes): dropped", size, sizeText(int64(maxLine)))
+		} else if n := icalParams(bytes.Join(lines[i:j], nil)); n > maxICalParams {
+			msg = fmt.Sprintf("property with %d parameters, more than %d: dropped", n, maxICalParams)
+		}
+		if msg != "" {
+			name, _, _ := bytes.Cut(lines[i], []byte(";"))
+			name, _, _ = bytes.Cut(name, []byte(":"))
+			if len(name) > 40 || !utf8.Valid(name) {
+				name = name[:0]
+			}
+			warns = append(warns, Warning{File: file, Line: i + 1, Msg: strings.TrimSpace(string(name) + " " + msg)})
+			lines[i] = append(append([]byte{}, dropped...), "\r\n"...)
+			for k := i + 1; k < j; k++ {
+				lines[k] = []byte(" \r\n")
+			}
+			changed = true
+		}
+		i = j
+	}
+	if !changed {
+		return data, nil
+	}
+	return bytes.Join(lines, nil), warns
+}
+
+// icalParams counts the parameters of a property: the ";" before its
+// value's ":", quoted parameter values read past.
+func icalParams(prop []byte) int {
+	n, quoted := 0, false
+	for _, c := range prop {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == ';':
+			n++
+		case c == ':':
+			return n
+		}
+	}
+	return n
 }
 
 // icalLanguage is the LANGUAGE parameter (RFC 5545 3.2.10) of the

@@ -45,8 +45,9 @@ func (jsonLines) Detect(head []byte) bool {
 	return title && !sched && !results
 }
 
-// MaxLineSize bounds one line of a JSON Lines seed file: a talk with a
-// long abstract is a few KiB.
+// MaxLineSize is the default bound of one line of a seed file
+// (Options.MaxLineBytes): a JSON line of a talk with a long abstract is a
+// few KiB.
 const MaxLineSize = 4 << 20
 
 // MaxJSONLinesSize bounds a JSON Lines file, read a line at a time: ten
@@ -54,7 +55,7 @@ const MaxLineSize = 4 << 20
 const MaxJSONLinesSize = 2 << 30
 
 func (j jsonLines) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
-	return readIndexRows(j, file, bytes.NewReader(data), MaxLineSize, opt)
+	return readIndexRows(j, file, bytes.NewReader(data), opt.maxLine(), opt)
 }
 
 // streamJSONLines reads a file over MaxFileSize if it is JSON Lines; ok is
@@ -68,12 +69,15 @@ func streamJSONLines(in input, opt Options) (talks []index.Talk, warns []Warning
 		return nil, nil, false, fmt.Errorf("read seed %s: %w", in.name, err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, detectBytes)
+	br := bufio.NewReaderSize(ctxReader{f, opt.Context}, detectBytes)
 	head, _ := br.Peek(detectBytes)
 	if !(jsonLines{}).Detect(trimHead(head)) {
 		return nil, nil, false, nil
 	}
-	talks, warns, err = readIndexRows(jsonLines{}, in.name, br, MaxLineSize, opt)
+	talks, warns, err = readIndexRows(jsonLines{}, in.name, br, opt.maxLine(), opt)
+	if err := opt.cancelled(); err != nil {
+		return nil, nil, true, err
+	}
 	if err != nil {
 		warns = append(warns, fileError(in.name, "jsonl", err))
 		return nil, warns, true, nil
@@ -171,17 +175,15 @@ func (jsonLines) readRows(r *bufio.Reader, maxRow int, rows rowSink) error {
 		if len(text) == 0 {
 			continue
 		}
-		if err := checkUTF8(text); err != nil {
-			rows.bad(lr.line, errors.New(strings.TrimPrefix(err.Error(), "line 1: ")))
-			continue
-		}
+		text, fixes := cleanBytes(text)
 		var l jsonlLine
 		if err := json.Unmarshal(text, &l); err != nil {
 			rows.bad(lr.line, &jsonLineError{err})
 			continue
 		}
-		rec := record{talk: l.Talk, start: l.Start, end: l.End, zone: l.TimeZone, kind: l.Kind, scheduled: l.Scheduled}
+		rec := record{talk: l.Talk, start: l.Start, end: l.End, zone: l.TimeZone, kind: l.Kind, scheduled: l.Scheduled, fixes: fixes}
 		rec.talk.ID, rec.talk.Conference, rec.talk.Speakers = string(l.ID), index.Conference(l.Conference), l.Speakers
+		rec.stripNULs()
 		rows.record(lr.line, &rec)
 	}
 }

@@ -14,11 +14,11 @@ import (
 type input struct {
 	name string // as reported: the path given, or the name in the fs.FS
 	size int64
-	skip bool // documentation beside the seeds (README, LICENSE, *.md): listed, not read
-	read func() ([]byte, error)
-	open func() (io.ReadCloser, error) // for streaming large JSON Lines
-	path string                        // on disk, cleaned ("" for an fs.FS or fetched bytes)
-	zone *time.Location                // the source's own zone (sources.go); nil: Options.TimeZone
+	skip bool                            // documentation beside the seeds (README, LICENSE, *.md): listed, not read
+	read func(max int64) ([]byte, error) // the whole file, at most max bytes (else ErrTooLarge)
+	open func() (io.ReadCloser, error)   // for streaming large JSON Lines
+	path string                          // on disk, cleaned ("" for an fs.FS or fetched bytes)
+	zone *time.Location                  // the source's own zone (sources.go); nil: Options.TimeZone
 }
 
 // isDocumentation: the files that sit beside data in a folder and are no
@@ -59,12 +59,13 @@ func LoadFS(fsys fs.FS, opt Options) (*Corpus, error) {
 		if err != nil {
 			return nil, fmt.Errorf("stat seed %s: %w", name, err)
 		}
-		if !info.Mode().IsRegular() {
+		if err := checkRegular(info); err != nil {
+			warns = append(warns, Warning{File: name, Msg: err.Error()})
 			continue
 		}
+		open := func() (io.ReadCloser, error) { return fsys.Open(name) }
 		inputs = append(inputs, input{name: name, size: info.Size(), skip: isDocumentation(name),
-			read: func() ([]byte, error) { return fs.ReadFile(fsys, name) },
-			open: func() (io.ReadCloser, error) { return fsys.Open(name) }})
+			read: func(max int64) ([]byte, error) { return readLimited(open, max) }, open: open})
 	}
 	return load(inputs, opt, warns)
 }
@@ -96,8 +97,9 @@ func listPaths(paths []string) ([]input, []Warning, error) {
 		}
 		seen[p] = true
 		fullPaths = append(fullPaths, p)
-		inputs = append(inputs, input{path: p, size: info.Size(), read: func() ([]byte, error) { return os.ReadFile(p) },
-			open: func() (io.ReadCloser, error) { return os.Open(p) }})
+		open := func() (io.ReadCloser, error) { return OpenRegular(p) }
+		inputs = append(inputs, input{path: p, size: info.Size(), open: open,
+			read: func(max int64) ([]byte, error) { return readLimited(open, max) }})
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -105,6 +107,11 @@ func listPaths(paths []string) ([]input, []Warning, error) {
 			return nil, nil, fmt.Errorf("seeds %s: %w", p, err)
 		}
 		if !info.IsDir() {
+			// Named on the command line: a FIFO or a device there is a
+			// mistake to say at once, before anything is opened.
+			if err := checkRegular(info); err != nil {
+				return nil, nil, fmt.Errorf("seeds %s: %w", p, err)
+			}
 			addFile(p, info)
 			continue
 		}
@@ -140,7 +147,11 @@ func listPaths(paths []string) ([]input, []Warning, error) {
 				warns = append(warns, Warning{File: filepath.Clean(name), Msg: "a directory inside a seeds directory: not read (name it with --seeds to read it)"})
 				continue
 			}
-			if !fi.Mode().IsRegular() || isDocumentation(e.Name()) {
+			if err := checkRegular(fi); err != nil {
+				warns = append(warns, Warning{File: filepath.Clean(name), Msg: err.Error()})
+				continue
+			}
+			if isDocumentation(e.Name()) {
 				continue
 			}
 			addFile(name, fi)

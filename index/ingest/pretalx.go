@@ -378,6 +378,7 @@ type pretalxReader struct {
 	// levelQuestions are the ids of questions whose answers read as
 	// audience levels, for pages that give questions as ids only.
 	levelQuestions map[string]bool
+	markdown       *markdownBudget
 }
 
 func (r *pretalxReader) idOnly(field string, line int, name string) {
@@ -397,7 +398,7 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 		results    []pretalxResult
 		next, prev string
 	)
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
 	err := walkObject(dec, func(dec *json.Decoder, key string) error {
 		switch key {
 		case "next", "previous":
@@ -433,7 +434,7 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 	}
 
 	r := &pretalxReader{
-		file: file, loc: opt.TimeZone, missing: map[string]*idOnly{},
+		file: file, loc: opt.TimeZone, missing: map[string]*idOnly{}, markdown: opt.markdown,
 		lookup: pretalxLookup{named: map[string]map[string]i18n{}, speakers: map[string]string{}},
 		conf:   pretalxConference(file, next, prev),
 	}
@@ -549,8 +550,8 @@ func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
 		Conference:  r.conf,
 		SourceID:    o.id,
 		Title:       title,
-		Abstract:    cleanText(o.text("abstract").in(lang)),
-		Description: cleanText(o.text("description").in(lang)),
+		Abstract:    cleanTextIn(o.text("abstract").in(lang), r.markdown),
+		Description: cleanTextIn(o.text("description").in(lang), r.markdown),
 		Language:    lang,
 		Cancelled:   cancelledState(o.str("state")),
 		Sources:     []string{r.file},

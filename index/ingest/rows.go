@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/talksearch/talksearch/index"
 )
@@ -43,6 +44,49 @@ type record struct {
 	start, end, zone string
 	kind             string
 	scheduled        *bool // JSON Lines' "scheduled"; nil where the record does not say
+	// fixes say what was changed in the record's bytes to read it (NUL
+	// removed, invalid UTF-8 replaced): a warning each where it is kept.
+	fixes []string
+}
+
+// cleanBytes removes NUL bytes from a record's text and replaces byte
+// sequences that are not UTF-8 by U+FFFD, saying what it did: neither
+// may reach the index or a file written from it unseen.
+func cleanBytes(b []byte) ([]byte, []string) {
+	var fixes []string
+	if n := bytes.Count(b, []byte{0}); n > 0 {
+		b = bytes.ReplaceAll(b, []byte{0}, nil)
+		fixes = append(fixes, fmt.Sprintf("%d NUL bytes removed", n))
+	}
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+		fixes = append(fixes, "bytes that are not UTF-8 replaced by U+FFFD")
+	}
+	return b, fixes
+}
+
+// stripNULs removes the NUL characters that JSON escapes (\u0000) put
+// into a record's fields.
+func (r *record) stripNULs() {
+	t := &r.talk
+	fields := []*string{&t.ID, &t.SourceID, &t.Title, &t.Abstract, &t.Description, &t.Track, &t.Level, &t.Room,
+		&t.Language, &t.URL, &t.TimeZone, &t.Conference.ID, &t.Conference.Name, &r.start, &r.end, &r.zone, &r.kind}
+	for i := range t.Speakers {
+		fields = append(fields, &t.Speakers[i].Name, &t.Speakers[i].Affiliation, &t.Speakers[i].SourceID)
+	}
+	for i := range t.Sources {
+		fields = append(fields, &t.Sources[i])
+	}
+	n := 0
+	for _, f := range fields {
+		if strings.IndexByte(*f, 0) >= 0 {
+			n += strings.Count(*f, "\x00")
+			*f = strings.ReplaceAll(*f, "\x00", "")
+		}
+	}
+	if n > 0 {
+		r.fixes = append(r.fixes, fmt.Sprintf("%d NUL characters (\\u0000) removed", n))
+	}
 }
 
 // longRowError is a record over the row limit: read past, never held.
@@ -53,9 +97,9 @@ type longRowError struct {
 
 func (e *longRowError) Error() string {
 	if e.line {
-		return fmt.Sprintf("line is %d bytes, longer than the %d-byte limit of a row", e.size, e.max)
+		return fmt.Sprintf("line is %d bytes, longer than the %s limit of a row", e.size, sizeText(int64(e.max)))
 	}
-	return fmt.Sprintf("row is longer than %d bytes", e.max)
+	return fmt.Sprintf("row is longer than the %s limit of a row", sizeText(int64(e.max)))
 }
 
 // lineReader reads physical lines, each at most max bytes kept: the rest of
@@ -175,7 +219,7 @@ func parseSpeakerList(s string) []index.Speaker {
 // read as the nearest (KindOf); times are read in the record's time_zone,
 // else --time-zone, else UTC with a warning; a missing or unsafe id is
 // made (structuredID) and a repeated one dropped. Records that cannot be
-// read are warnings; a record over the row limit refuses the file.
+// read, a record over the row limit among them, are warnings.
 type indexRows struct {
 	file     string
 	zone     fileZone
@@ -192,9 +236,12 @@ func readIndexRows(f rowFormat, file string, r io.Reader, maxRow int, opt Option
 	s := &indexRows{file: file, zone: fileZone{file: file, opt: opt.TimeZone}, seen: map[string]int{}, reps: newRepeatedIDs(file, "id", "")}
 	br, ok := r.(*bufio.Reader)
 	if !ok {
-		br = bufio.NewReaderSize(r, 64<<10)
+		br = bufio.NewReaderSize(ctxReader{r, opt.Context}, 64<<10)
 	}
 	err := f.readRows(br, maxRow, s)
+	if c := opt.cancelled(); c != nil {
+		return nil, s.warns, c
+	}
 	// Each repeated id at the line of its first repeat, among the others.
 	s.warns = append(s.warns, s.reps.warnings()...)
 	sort.SliceStable(s.warns, func(i, j int) bool { return s.warns[i].Line < s.warns[j].Line })
@@ -217,11 +264,7 @@ func (s *indexRows) bad(line int, err error) {
 	switch {
 	case s.fail != nil:
 	case errors.As(err, &long):
-		what := "row"
-		if long.line {
-			what = "line"
-		}
-		s.fail = fmt.Errorf("line %d: a %s longer than %d MiB", line, what, long.max>>20)
+		s.warn(line, "%v (--max-line-bytes): skipped", long)
 	case errors.As(err, &js):
 		s.warn(line, "not a talk object: %v", js.err)
 	default:
@@ -232,6 +275,9 @@ func (s *indexRows) bad(line int, err error) {
 func (s *indexRows) record(line int, rec *record) {
 	if s.fail != nil {
 		return
+	}
+	for _, fix := range rec.fixes {
+		s.warn(line, "%s", fix)
 	}
 	t := rec.talk
 	if t.Title = strings.TrimSpace(t.Title); t.Title == "" {

@@ -101,14 +101,15 @@ type sessionizeFile struct {
 	rooms    map[string]string         // id → name
 	warns    []Warning
 	grid     bool // sessions repeat by design (time slots, plenary rooms)
+	markdown *markdownBudget
 }
 
 func (sessionize) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
 	if err := checkUTF8(data); err != nil {
 		return nil, nil, err
 	}
-	f := &sessionizeFile{file: file, speakers: map[string]string{}, items: map[string]sessionizeItem{}, rooms: map[string]string{}}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	f := &sessionizeFile{file: file, speakers: map[string]string{}, items: map[string]sessionizeItem{}, rooms: map[string]string{}, markdown: opt.markdown}
+	dec := json.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
 	head := bytes.TrimLeft(data, " \t\r\n")
 	var err error
 	if len(head) > 0 && head[0] == '[' {
@@ -400,7 +401,7 @@ func (f *sessionizeFile) talk(o *jsonObject, gridRoom string, conf index.Confere
 		Title:      title,
 		// Sessionize's descriptions are plain text; speakers write
 		// Markdown into them all the same.
-		Abstract:  cleanText(o.str("description")),
+		Abstract:  cleanTextIn(o.str("description"), f.markdown),
 		Cancelled: cancelledState(o.str("status")),
 		Sources:   []string{f.file},
 	}

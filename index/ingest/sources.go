@@ -51,7 +51,7 @@ func KeySources(srcs []Source, opt Options) (string, error) {
 			return "", fmt.Errorf("read seed %s: %w", in.name, err)
 		}
 		fh := sha256.New()
-		n, err := io.Copy(fh, f)
+		n, err := io.Copy(fh, ctxReader{f, opt.Context})
 		f.Close()
 		if err != nil {
 			return "", fmt.Errorf("read seed %s: %w", in.name, err)
@@ -89,25 +89,25 @@ func LoadSourcesKeyed(srcs []Source, opt Options) (*Corpus, string, error) {
 	for i := range inputs {
 		in := &inputs[i]
 		fh := sha256.New()
-		if in.size > MaxFileSize {
+		if in.size > opt.maxFile() {
 			// Streamed by load (JSON Lines): hashed as a stream too.
 			f, err := in.open()
 			if err != nil {
 				return nil, "", fmt.Errorf("read seed %s: %w", in.name, err)
 			}
-			in.size, err = io.Copy(fh, f)
+			in.size, err = io.Copy(fh, ctxReader{f, opt.Context})
 			f.Close()
 			if err != nil {
 				return nil, "", fmt.Errorf("read seed %s: %w", in.name, err)
 			}
 		} else {
-			data, err := in.read()
+			data, err := in.read(opt.maxFile())
 			if err != nil {
 				return nil, "", fmt.Errorf("read seed %s: %w", in.name, err)
 			}
 			fh.Write(data)
 			in.size = int64(len(data))
-			in.read = func() ([]byte, error) { return data, nil }
+			in.read = func(int64) ([]byte, error) { return data, nil }
 			in.open = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 		}
 		k.file(*in, in.size, fh)
@@ -160,7 +160,7 @@ func listSources(srcs []Source) ([]input, []Warning, error) {
 		}
 		data := s.Data
 		inputs = append(inputs, input{name: s.Path, size: int64(len(data)), zone: s.Zone,
-			read: func() ([]byte, error) { return data, nil },
+			read: func(int64) ([]byte, error) { return data, nil },
 			open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }})
 	}
 	return inputs, warns, nil
@@ -198,6 +198,10 @@ func newSourcesHash(warns []Warning, opt Options) sourcesHash {
 		zone = opt.TimeZone.String()
 	}
 	fmt.Fprintf(h, "talksearch sources 1\nzone %q\n", zone)
+	if opt.maxFile() != MaxFileSize || opt.maxLine() != MaxLineSize {
+		// Only then, as for zones below: other limits read other talks.
+		fmt.Fprintf(h, "limits %d %d\n", opt.maxFile(), opt.maxLine())
+	}
 	for _, w := range warns {
 		fmt.Fprintf(h, "warning %q\n", w.String())
 	}

@@ -192,6 +192,9 @@ func TestSourcesKey(t *testing.T) {
 	if utc == base || zoned == base || zoned == utc {
 		t.Error("the zone does not change the key")
 	}
+	if key([]string{dir}, Options{MaxLineBytes: 1 << 10}) == base || key([]string{dir}, Options{MaxFileBytes: MaxFileSize, MaxLineBytes: MaxLineSize}) != base {
+		t.Error("a limit other than the default does not change the key, or the default does")
+	}
 
 	xml := filepath.Join(dir, "frab-devroom.xml")
 	data, _ := os.ReadFile(xml)

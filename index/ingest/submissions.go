@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/text/transform"
 
 	"github.com/talksearch/talksearch/index"
 )
@@ -52,6 +55,10 @@ type ImportOptions struct {
 	MaxRowBytes int
 	// Conference is given to rows that name none (see Importer.Read).
 	Conference index.Conference
+	// MaxFileBytes bounds a document read whole; 0 means MaxFileSize.
+	MaxFileBytes int64
+	// Context ends a read early (SIGTERM, SIGINT); nil: never.
+	Context context.Context
 }
 
 // FileSummary counts what became of the rows of one file. Rows = Kept +
@@ -187,7 +194,12 @@ func (in *Importer) Notes() []RowError { return in.notes }
 // abstract column, an I/O failure, a document its reader refuses); the
 // rows kept before it stay kept.
 func (in *Importer) Read(name string, r io.Reader) (FileSummary, error) {
+	r = ctxReader{r, in.opt.Context}
 	br := bufio.NewReaderSize(r, detectBytes)
+	if bom, _ := br.Peek(2); utf16Decoder(bom) != nil {
+		// Windows' "Unicode" text: decoded as it streams.
+		br = bufio.NewReaderSize(transform.NewReader(br, utf16Decoder(bom)), detectBytes)
+	}
 	head, _ := br.Peek(detectBytes)
 	f, err := submissionsFormat(name, head)
 	if err != nil {
@@ -203,6 +215,9 @@ func (in *Importer) Read(name string, r io.Reader) (FileSummary, error) {
 		err = rf.readRows(br, in.opt.MaxRowBytes, in)
 	} else {
 		err = in.readWhole(f, name, br)
+	}
+	if c := cancelled(in.opt.Context); c != nil {
+		err = c
 	}
 	if err != nil {
 		return sum, fmt.Errorf("read %s: %w", name, err)
@@ -330,7 +345,9 @@ func (in *Importer) record(line int, rec *record) {
 		t.TimeZone = zone.String()
 	}
 	t.Scheduled = t.Start != nil
-	in.keepRow(line, t, naive)
+	if in.keepRow(line, t, naive) && len(rec.fixes) > 0 {
+		in.note(line, ActionRepaired, "%s", strings.Join(rec.fixes, "; "))
+	}
 }
 
 // cleanSpeakers trims the speakers' fields and drops those without a name.
@@ -347,7 +364,7 @@ func cleanSpeakers(list []index.Speaker) []index.Speaker {
 
 // keepRow gives a valid talk its conference and a unique id, and keeps it;
 // readers of whole documents call it too.
-func (in *Importer) keepRow(line int, t index.Talk, naive bool) {
+func (in *Importer) keepRow(line int, t index.Talk, naive bool) (kept bool) {
 	in.sum.Rows++
 	if t.Conference.ID == "" {
 		t.Conference = in.opt.Conference
@@ -380,17 +397,17 @@ func (in *Importer) keepRow(line int, t index.Talk, naive bool) {
 		switch {
 		case first.text == text && first.file == file:
 			in.note(line, ActionMerged, "id %q and text repeat line %d", t.ID, first.line)
-			return
+			return false
 		case first.file == file:
 			in.note(line, ActionSkipped, "id %q is already used on line %d", t.ID, first.line)
-			return
+			return false
 		default:
 			// Two files may number their submissions alike (two years'
 			// exports): qualify the later one.
 			qualified := strings.TrimSuffix(in.file, filepath.Ext(in.file)) + "/" + t.ID
 			if _, again := in.ids[hashString(qualified)]; again {
 				in.note(line, ActionSkipped, "id %q is already used in %s line %d", t.ID, in.files[first.file], first.line)
-				return
+				return false
 			}
 			in.note(line, ActionRepaired, "id %q is already used in %s line %d: given id %s", t.ID, in.files[first.file], first.line, qualified)
 			t.ID = qualified
@@ -402,6 +419,7 @@ func (in *Importer) keepRow(line int, t index.Talk, naive bool) {
 		in.sum.NaiveTimes++
 	}
 	in.keep(t)
+	return true
 }
 
 func kindList() string {
@@ -416,14 +434,16 @@ func kindList() string {
 // the importer, which checks and counts them like streamed rows. The
 // reader's warnings are noted as repairs, its talks numbered in order.
 func (in *Importer) readWhole(f Format, name string, r io.Reader) error {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	opt := Options{MaxFileBytes: in.opt.MaxFileBytes, MaxLineBytes: in.opt.MaxRowBytes, Context: in.opt.Context, markdown: newMarkdownBudget()}
+	data, err := io.ReadAll(io.LimitReader(r, opt.maxFile()+1))
 	if err != nil {
 		return err
 	}
-	if len(data) > MaxFileSize {
-		return fmt.Errorf("%s document is larger than %d MiB", f.Name(), MaxFileSize>>20)
+	if int64(len(data)) > opt.maxFile() {
+		return fmt.Errorf("%s document: %w", f.Name(), tooLarge(opt.maxFile()))
 	}
-	talks, warns, err := f.Read(name, withoutBOM(data), Options{})
+	talks, warns, err := f.Read(name, withoutBOM(data), opt)
+	warns = append(warns, opt.markdown.warnings(name)...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Name(), err)
 	}

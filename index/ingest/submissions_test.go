@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -291,7 +292,7 @@ func TestHugeJSONLLine(t *testing.T) {
 		t.Errorf("ids (-want +got):\n%s", diff)
 	}
 	want := []RowError{{File: "big.jsonl", Line: 2, Action: ActionSkipped,
-		Reason: fmt.Sprintf("line is %d bytes, longer than the 1048576-byte limit of a row", huge)}}
+		Reason: fmt.Sprintf("line is %d bytes, longer than the 1 MiB limit of a row", huge)}}
 	if diff := cmp.Diff(want, imp.Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
@@ -307,7 +308,7 @@ func TestHugeCSVRecord(t *testing.T) {
 	if diff := cmp.Diff([]string{"a", "c"}, talkIDs(imp.Talks)); diff != "" {
 		t.Errorf("ids (-want +got):\n%s", diff)
 	}
-	if len(imp.Notes) != 1 || imp.Notes[0].Line != 3 || imp.Notes[0].Reason != "row is longer than 1048576 bytes" {
+	if len(imp.Notes) != 1 || imp.Notes[0].Line != 3 || imp.Notes[0].Reason != "row is longer than the 1 MiB limit of a row" {
 		t.Errorf("notes %+v", imp.Notes)
 	}
 }
@@ -476,6 +477,9 @@ func FuzzReadSubmissions(f *testing.F) {
 	f.Add([]byte("id,title,abstract\na-7dbde9-l4,C,D\n,A,B\n,A,B\n"), "csv") // derived id taken explicitly
 	f.Add([]byte(`{"title":"A","abstract":"B"}`+"\n"+`{"id":"x","title":"A","abstract":"B"}`), "jsonl")
 	f.Add([]byte("title,abstract\n\"unclosed,x\n"), "csv")
+	f.Add([]byte("title,abstract\nN\x00ul,Bad \xff byte\n"), "csv")
+	f.Add([]byte(`{"title":"N\u0000ul","abstract":"Bad `+"\xff"+` byte"}`+"\n"), "jsonl")
+	f.Add([]byte("\xff\xfet\x00i\x00t\x00l\x00e\x00,\x00a\x00b\x00s\x00t\x00r\x00a\x00c\x00t\x00\n\x00A\x00,\x00B\x00\n\x00"), "")
 	f.Fuzz(func(t *testing.T, data []byte, ext string) {
 		name := "fuzz"
 		if ext != "" {
@@ -496,6 +500,14 @@ func FuzzReadSubmissions(f *testing.F) {
 				t.Fatalf("id %q returned twice", tk.ID)
 			}
 			seen[tk.ID] = true
+			if f := imp.Summary.Format; f == "csv" || f == "jsonl" {
+				// NUL and bytes that are not UTF-8 are repaired, never kept.
+				for _, s := range []string{tk.ID, tk.Title, tk.Abstract, tk.Description, tk.Track, tk.Room} {
+					if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+						t.Fatalf("%s row kept with NUL or bad UTF-8: %q", f, s)
+					}
+				}
+			}
 		}
 		sum := imp.Summary
 		if sum.Rows != sum.Kept+sum.Merged+sum.Skipped || sum.Kept != len(talks) {

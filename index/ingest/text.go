@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"html"
 	"regexp"
 	"strings"
@@ -35,9 +36,12 @@ func cleanLine(s string) string {
 // cleanText(s): a step is repeated until the text no longer changes, since
 // one form can hide another (Markdown inside an HTML block, quotes around
 // escaped HTML).
-func cleanText(s string) string {
+func cleanText(s string) string { return cleanTextIn(s, nil) }
+
+// cleanTextIn is cleanText within a file's Markdown budget (nil: none).
+func cleanTextIn(s string, md *markdownBudget) string {
 	for i := 0; i < maxCleanRounds; i++ {
-		next := cleanStep(s)
+		next := cleanStep(s, md)
 		if next == s {
 			break
 		}
@@ -79,34 +83,93 @@ const maxMarkdownBytes = 16 << 10
 
 // markdownSafe reports whether the Markdown parser may have s: at most
 // maxMarkdownBytes, at most maxMarkdownBrackets opening brackets (each
-// unclosed "[a](" makes the parser look ahead again) and block quotes
-// nested at most maxMarkdownQuotes deep.
+// unclosed "[a](" makes the parser look ahead again) and block quotes and
+// lists opened at most maxMarkdownNesting deep on one line ("> - 1. - x").
 func markdownSafe(s string) bool {
 	if len(s) > maxMarkdownBytes || strings.Count(s, "[") > maxMarkdownBrackets {
 		return false
 	}
 	for _, l := range strings.Split(s, "\n") {
-		depth := 0
-		for _, r := range l {
-			if r == '>' {
-				depth++
-			} else if r != ' ' && r != '\t' {
-				break
-			}
-		}
-		if depth > maxMarkdownQuotes {
+		if containerDepth(l) > maxMarkdownNesting {
 			return false
 		}
 	}
 	return true
 }
 
+// containerDepth counts the block quote and list markers that open a line.
+func containerDepth(l string) int {
+	depth := 0
+	for i := 0; i < len(l); {
+		switch c := l[i]; {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '>':
+			depth++
+			i++
+		case (c == '-' || c == '*' || c == '+') && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t'):
+			depth++
+			i++
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(l) && l[j] >= '0' && l[j] <= '9' {
+				j++
+			}
+			if j == len(l) || (l[j] != '.' && l[j] != ')') || (j+1 < len(l) && l[j+1] != ' ' && l[j+1] != '\t') {
+				return depth
+			}
+			depth++
+			i = j + 1
+		default:
+			return depth
+		}
+	}
+	return depth
+}
+
+// maxMarkdownPerFile bounds the Markdown parsed for one file: the
+// parser's cost per byte on crafted text within the caps above is many
+// times that of prose, and a file is up to --max-file-bytes. The largest
+// real schedule has a fraction of this in Markdown.
+const maxMarkdownPerFile = 4 << 20
+
+// markdownBudget is what is left of a file's maxMarkdownPerFile; a text
+// over it is read as plain text, and the file gets one warning.
+type markdownBudget struct {
+	left    int
+	refused int // texts read as plain text for want of budget
+}
+
+func newMarkdownBudget() *markdownBudget { return &markdownBudget{left: maxMarkdownPerFile} }
+
+// spend takes n bytes of Markdown from the budget, if it has them; a nil
+// budget has any.
+func (b *markdownBudget) spend(n int) bool {
+	if b == nil {
+		return true
+	}
+	if n > b.left {
+		b.refused++
+		return false
+	}
+	b.left -= n
+	return true
+}
+
+// warnings is the file's warning if texts were read as plain text.
+func (b *markdownBudget) warnings(file string) []Warning {
+	if b == nil || b.refused == 0 {
+		return nil
+	}
+	return []Warning{{File: file, Line: 1, Msg: fmt.Sprintf("more than %s of Markdown in the file: %d texts past it read as plain text", sizeText(maxMarkdownPerFile), b.refused)}}
+}
+
 const (
 	maxMarkdownBrackets = 512
-	maxMarkdownQuotes   = 16
+	maxMarkdownNesting  = 8
 )
 
-func cleanStep(s string) string {
+func cleanStep(s string, md *markdownBudget) string {
 	s = decodeEntities(s)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
@@ -115,7 +178,7 @@ func cleanStep(s string) string {
 		return ""
 	}
 	switch {
-	case markdownSafe(s) && looksMarkdown(dedent(s)):
+	case markdownSafe(s) && looksMarkdown(dedent(s)) && md.spend(len(s)):
 		s = renderMarkdown(escapeIntrawordStars(dedent(s)))
 	case looksHTML(s):
 		s = htmlText(s)
