@@ -269,8 +269,11 @@ func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) erro
 }
 
 // matchLess orders results: by time (start, unscheduled last), or by score
-// with time breaking ties. Both orders are total (ord is unique), so a page
-// is the same whether the results were sorted or only the page selected.
+// with the newest edition's talks first among equal scores (on an archive
+// of twenty years, this year's talk is the likelier one sought), then in
+// schedule order. Both orders are total
+// (ord and newest are unique), so a page is the same whether the results
+// were sorted or only the page selected.
 func (s *snapshot) matchLess(by string) func(a, b *match) bool {
 	docs := s.docs
 	if by == SortTime {
@@ -280,7 +283,7 @@ func (s *snapshot) matchLess(by string) func(a, b *match) bool {
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
-		return docs[a.Num].ord < docs[b.Num].ord
+		return docs[a.Num].newest < docs[b.Num].newest
 	}
 }
 
