@@ -395,9 +395,9 @@ var fosdemFloors = map[string]scores{
 	"question":    {0.539, 0.875, 0.451},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
-	"multi":       {0.685, 0.917, 0.526},
+	"multi":       {0.714, 1.000, 0.513},
 	"schedule":    {0.778, 0.938, 0.344},
-	"all":         {0.836, 0.970, 0.563},
+	"all":         {0.838, 0.979, 0.562},
 }
 
 func TestRelevanceFOSDEM(t *testing.T) {
@@ -434,9 +434,9 @@ var fosdemScanFloors = map[string]scores{
 	"question":    {0.587, 0.875, 0.470},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
-	"multi":       {0.682, 0.917, 0.520},
+	"multi":       {0.713, 1.000, 0.506},
 	"schedule":    {0.778, 0.938, 0.344},
-	"all":         {0.840, 0.970, 0.562},
+	"all":         {0.842, 0.979, 0.560},
 }
 
 func TestRelevanceFOSDEMScan(t *testing.T) {
