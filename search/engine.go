@@ -269,6 +269,9 @@ func msSince(t time.Time) float64 {
 type doc struct {
 	talk *index.Talk
 	ord  int // position in the corpus order of byTime
+	// newest is the position newest edition first (the conference's first
+	// start descending, then the corpus order), which breaks ties of score.
+	newest int
 	// track is the talk's track as the facet shows it (snapshot.shown),
 	// which a track: clause selects by.
 	track string
@@ -428,6 +431,28 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	sort.SliceStable(s.byTime, func(i, j int) bool { return timeLess(s.byTime[i].talk, s.byTime[j].talk) })
 	for i, d := range s.byTime {
 		d.ord = i
+	}
+	// Newest first means the newest edition first; within one edition the
+	// schedule order stays, so a one-conference corpus ranks as before.
+	opens := map[string]time.Time{} // a conference's first start
+	for _, d := range s.byTime {
+		if st := d.talk.Start; st != nil {
+			if o, ok := opens[d.talk.Conference.ID]; !ok || st.Before(o) {
+				opens[d.talk.Conference.ID] = *st
+			}
+		}
+	}
+	recent := slices.Clone(s.byTime)
+	sort.SliceStable(recent, func(i, j int) bool {
+		a, aok := opens[recent[i].talk.Conference.ID]
+		b, bok := opens[recent[j].talk.Conference.ID]
+		if !aok || !bok {
+			return aok && !bok // an edition without dates last
+		}
+		return a.After(b)
+	})
+	for i, d := range recent {
+		d.newest = i
 	}
 	m := idx.Mapping()
 	if s.analyzer = m.AnalyzerNamed(m.AnalyzerNameForPath(index.FieldTitle)); s.analyzer == nil {

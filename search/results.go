@@ -273,8 +273,11 @@ func (s *snapshot) locate(ctx context.Context, q query.Query, page []match) erro
 }
 
 // matchLess orders results: by time (start, unscheduled last), newest
-// first (unscheduled last too), or by score with time breaking ties. Both orders are total (ord is unique), so a page
-// is the same whether the results were sorted or only the page selected.
+// first (unscheduled last too), or by score with the newest edition's
+// talks first among equal scores (on an archive of twenty years, this
+// year's talk is the likelier one sought), then in schedule order. Every
+// order is total (ord and newest are unique), so a page is the same
+// whether the results were sorted or only the page selected.
 func (s *snapshot) matchLess(by string) func(a, b *match) bool {
 	docs := s.docs
 	switch by {
@@ -299,7 +302,7 @@ func (s *snapshot) matchLess(by string) func(a, b *match) bool {
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
-		return docs[a.Num].ord < docs[b.Num].ord
+		return docs[a.Num].newest < docs[b.Num].newest
 	}
 }
 

@@ -26,8 +26,9 @@ import (
 func TestPageOf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	s := &snapshot{docs: make([]*doc, 500)}
+	newest := rng.Perm(len(s.docs))
 	for n, ord := range rng.Perm(len(s.docs)) {
-		s.docs[n] = &doc{ord: ord}
+		s.docs[n] = &doc{ord: ord, newest: newest[n]}
 	}
 	ms := make([]match, len(s.docs))
 	for i, n := range rng.Perm(len(s.docs)) {

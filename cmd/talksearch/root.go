@@ -62,6 +62,7 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 		newExportCmd(g),
 		newSearchCmd(g),
 		newRelatedCmd(g),
+		newSynonymsCmd(g),
 		newServeCmd(g),
 		newOverlapsCmd(g),
 	)

@@ -22,7 +22,9 @@ import (
 //   - the corpus itself: every "long form (ACRONYM)" it writes, such as
 //     "Mixture-of-Experts (MoE)" or "Expert Parallelism (EP)";
 //   - the corpus's CamelCase names, one way: "flex attention" also searches
-//     "FlexAttention" (the analyzer keeps flexattention one term).
+//     "FlexAttention" (the analyzer keeps flexattention one term);
+//   - the corpus's aliases, one way: "postgres" also searches PostgreSQL,
+//     "k8s" Kubernetes (MineAliases).
 
 //go:embed synonyms.txt
 var curatedSynonyms string
@@ -32,6 +34,7 @@ const (
 	SourceCurated = "curated" // synonyms.txt
 	SourceCorpus  = "corpus"  // "long form (ACRONYM)" in a talk
 	SourceName    = "name"    // a CamelCase name of the corpus, split
+	SourceAlias   = "alias"   // a short form the corpus writes beside its long form (MineAliases)
 )
 
 // SynonymGroup is one set of phrases that mean the same.
@@ -165,6 +168,17 @@ func NewThesaurusUsing(talks []index.Talk, terms *analysis.Terms) *Thesaurus {
 			}
 		}
 	}
+	// One way: a talk that writes "k8s" writes "Kubernetes" too (that is
+	// the evidence), so "kubernetes" gains nothing from "k8s". A short form
+	// the curated list or the corpus's "long form (ACRONYM)" already spells
+	// out longer keeps that: "SDN" is software-defined networking, not the
+	// "software defined" its letters also abbreviate; "wasm" is Web Assembly
+	// there and WebAssembly here.
+	for _, a := range MineAliases(talks) {
+		if !b.spellsOut(a.Short, a.Long) {
+			b.add([]string{a.Short, a.Long}, true, SourceAlias)
+		}
+	}
 	return b.build(terms)
 }
 
@@ -288,6 +302,22 @@ func (b *thesaurusBuilder) add(phrases []string, oneWay bool, source string) {
 		grp.Sources = append(grp.Sources, source)
 		slices.Sort(grp.Sources)
 	}
+}
+
+// spellsOut says whether a symmetric group has short with a long form that
+// begins with long (and goes on).
+func (b *thesaurusBuilder) spellsOut(short, long string) bool {
+	g, ok := b.symmetric[keyOf(short)]
+	if !ok {
+		return false
+	}
+	lk := keyOf(long)
+	for _, p := range b.groups[g].Phrases {
+		if pk := keyOf(p); pk != lk && strings.HasPrefix(pk, lk+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *thesaurusBuilder) build(terms *analysis.Terms) *Thesaurus {
