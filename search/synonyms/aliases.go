@@ -128,9 +128,17 @@ func MineAliases(talks []index.Talk) []Alias {
 		return []string{words[b[0]], words[b[1]]}
 	}
 	key := func(s, l int32) uint64 { return uint64(s)<<32 | uint64(uint32(l)) }
-	both := map[uint64]int32{}
-	shape := map[uint64]int8{}
-	seen := map[uint64]int32{} // the last talk counted for a pair
+	// A pair of a short form and a long one is looked up once per talk
+	// that has both: its shape (computed once), the last talk counted and
+	// the talks counted, in one place.
+	type pairStat struct {
+		stamp, both int32
+		shape       int8
+	}
+	pairAt := map[uint64]int32{}
+	var pairs []pairStat
+	// Each two-word long form's talks, and the last talk counted.
+	var bigramDF, bigramSeen []int32
 	for i, d := range docs {
 		stamp := int32(i + 1)
 		var shorts []int32
@@ -155,40 +163,42 @@ func MineAliases(talks []index.Talk) []Alias {
 					bid = int32(len(words) + len(bigrams))
 					bigramIDs[bg] = bid
 					bigrams = append(bigrams, bg)
+					bigramDF = append(bigramDF, 0)
+					bigramSeen = append(bigramSeen, 0)
+				}
+				// Two-word long forms are counted where they stand
+				// together.
+				if b := int(bid) - len(words); bigramSeen[b] != stamp {
+					bigramSeen[b] = stamp
+					bigramDF[b]++
 				}
 				byInitial[w[0]] = append(byInitial[w[0]], bid)
 			}
 		}
 		for _, s := range shorts {
 			for _, l := range byInitial[words[s][0]] {
-				k := key(s, l)
-				if seen[k] == stamp || l == s {
+				if l == s {
 					continue
 				}
-				seen[k] = stamp
-				sh, ok := shape[k]
+				k := key(s, l)
+				at, ok := pairAt[k]
 				if !ok {
 					var hs []string
 					if int(l) < len(words) {
 						hs = humps[l-1]
 					}
-					sh = int8(shapeOf(words[s], longWords(l), hs))
-					shape[k] = sh
+					at = int32(len(pairs))
+					pairAt[k] = at
+					pairs = append(pairs, pairStat{shape: int8(shapeOf(words[s], longWords(l), hs))})
 				}
-				if sh != shapeNone {
-					both[k]++
+				p := &pairs[at]
+				if p.stamp == stamp {
+					continue
 				}
-			}
-		}
-	}
-	// Two-word long forms are counted where they stand together.
-	bigramDF := make([]int32, len(bigrams))
-	for i, d := range docs {
-		stamp := int32(i + 1)
-		for j := 0; j+1 < len(d); j++ {
-			if bid, ok := bigramIDs[[2]int32{d[j], d[j+1]}]; ok && seen[uint64(bid)] != stamp {
-				seen[uint64(bid)] = stamp
-				bigramDF[int(bid)-len(words)]++
+				p.stamp = stamp
+				if p.shape != shapeNone {
+					p.both++
+				}
 			}
 		}
 	}
@@ -204,9 +214,13 @@ func MineAliases(talks []index.Talk) []Alias {
 	}
 	best := map[int32]*choice{}
 	n := float64(len(talks))
-	for k, c := range both {
+	for k, at := range pairAt {
 		s, l := int32(k>>32), int32(uint32(k))
-		need := shapeNeeds[shape[k]]
+		c := pairs[at].both
+		if pairs[at].shape == shapeNone {
+			continue
+		}
+		need := shapeNeeds[pairs[at].shape]
 		ds, dl := float64(dfOf(s)), float64(longDF(l))
 		if c < aliasMinBoth || dl < aliasMinLongTalks || float64(c) < need.share*ds || float64(c)*n < need.lift*ds*dl {
 			continue
