@@ -341,20 +341,61 @@ func isTagAt(s string) bool {
 // markdownSyntax is what makes a text Markdown rather than plain text that
 // happens to hold a star or a bracket: strong emphasis, a link or an
 // image, a heading, a fenced block, a code span, emphasis between blanks,
-// a list item.
-var markdownSyntax = regexp.MustCompile("" +
-	`\*\*[^\s*][^\n]*?\*\*|` + // **strong**
-	`\]\([^)\s]*\)|\]\(\s*(?:https?://|mailto:|/|#)|` + // [text](url)
-	`(?m:^ {0,3}#{1,6}[ \t]+\S)|` + // # heading
-	"(?m:^ {0,3}(?:```|~~~))|" + // fenced code
-	"`[^`\\n]+`|" + // `code`
-	`(?m:(?:^|[\s(])\*[^\s*](?:[^*\n]*[^\s*])?\*(?:$|[\s).,;:!?]))|` + // *emphasis*
-	`(?m:(?:^|[\s(])_[^\s_](?:[^_\n]*[^\s_])?_(?:$|[\s).,;:!?]))|` + // _emphasis_
-	`(?m:^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S)|` + // - item, 1. item
-	`(?m:^ {0,3}\[[^\]\n]+\]:\s*\S)`) // [ref]: url
+// a reference, and a list item (listItem). Each form is looked for only in
+// a text holding its mark: one expression of them all is tried at every
+// position of every text, the better part of reading an archive.
+var markdownSyntax = []struct {
+	mark string
+	re   *regexp.Regexp
+}{
+	{"**", regexp.MustCompile(`\*\*[^\s*][^\n]*?\*\*`)},                                        // **strong**
+	{"](", regexp.MustCompile(`\]\([^)\s]*\)|\]\(\s*(?:https?://|mailto:|/|#)`)},               // [text](url)
+	{"#", regexp.MustCompile(`(?m:^ {0,3}#{1,6}[ \t]+\S)`)},                                    // # heading
+	{"```", regexp.MustCompile("(?m:^ {0,3}```)")},                                             // fenced code
+	{"~~~", regexp.MustCompile("(?m:^ {0,3}~~~)")},                                             // fenced code
+	{"`", regexp.MustCompile("`[^`\\n]+`")},                                                    // `code`
+	{"*", regexp.MustCompile(`(?m:(?:^|[\s(])\*[^\s*](?:[^*\n]*[^\s*])?\*(?:$|[\s).,;:!?]))`)}, // *emphasis*
+	{"_", regexp.MustCompile(`(?m:(?:^|[\s(])_[^\s_](?:[^_\n]*[^\s_])?_(?:$|[\s).,;:!?]))`)},   // _emphasis_
+	{"]:", regexp.MustCompile(`(?m:^ {0,3}\[[^\]\n]+\]:\s*\S)`)},                               // [ref]: url
+}
 
 func looksMarkdown(s string) bool {
-	return strings.ContainsAny(s, "*_[]#`~-+.)") && markdownSyntax.MatchString(s)
+	for _, m := range markdownSyntax {
+		if strings.Contains(s, m.mark) && m.re.MatchString(s) {
+			return true
+		}
+	}
+	return hasListItem(s)
+}
+
+// hasListItem says whether a line of s is a list item: after blanks, a
+// "-", "*" or "+", or one to three digits and a "." or ")", then blanks
+// and text ("- item", "1. item").
+func hasListItem(s string) bool {
+	for line := range strings.Lines(s) {
+		l := strings.TrimLeft(line, " \t")
+		n := 0
+		switch {
+		case l == "":
+			continue
+		case l[0] == '-' || l[0] == '*' || l[0] == '+':
+			n = 1
+		default:
+			for n < len(l) && n < 4 && l[n] >= '0' && l[n] <= '9' {
+				n++
+			}
+			if n == 0 || n > 3 || n >= len(l) || (l[n] != '.' && l[n] != ')') {
+				continue
+			}
+			n++
+		}
+		rest := l[n:]
+		text := strings.TrimLeft(rest, " \t")
+		if len(text) < len(rest) && text != "" && !unicode.IsSpace(rune(text[0])) {
+			return true
+		}
+	}
+	return false
 }
 
 // dedent removes the indentation that every line after the first shares:
