@@ -90,8 +90,13 @@ type Talk struct {
 	// Scheduled is true for talks with a slot in a schedule, false for
 	// talks known only from abstract dumps or unscheduled submissions.
 	Scheduled bool `json:"scheduled"`
-	// Sources are the seed file names the talk was found in, sorted.
+	// Sources are the seed file names the talk was found in, sorted. A
+	// JSON Lines row states its own (an export reads back as written).
 	Sources []string `json:"sources"`
+	// ReadFrom are the seed files ingest read the talk from, sorted: what
+	// the data says never enters it, so it is what a check of lost files
+	// compares. It is no part of any format read or written.
+	ReadFrom []string `json:"-"`
 }
 
 // Languages are the talk's languages, each a value of its own (a search
