@@ -259,6 +259,16 @@ func (s *snapshot) associatedTerms(words []string, coord []ranking.Clause) []exp
 			typed = append(typed, w)
 		}
 	}
+	var reads uint64
+	for _, t := range terms {
+		reads += s.dict[t]
+	}
+	if reads > maxAssocPostings {
+		// Associates are counted over every talk of each term: a long
+		// query of common words would read most of a large corpus for an
+		// optional hint that half its words rarely share.
+		return nil
+	}
 	by := map[int32]*expansion{}
 	for i, t := range terms {
 		for _, as := range s.associates(t) {
