@@ -238,7 +238,7 @@ type expansion struct {
 // first, none of them a term the query's clauses (coord) already match: a
 // word's own synonyms ("mixture of experts" → MoE) are no news.
 func (s *snapshot) associatedTerms(words []string, coord []ranking.Clause) []expansion {
-	if s.assoc == nil || len(words) < assocMinWords || assocTerms == 0 {
+	if s.assoc == nil || len(words) < assocMinWords || len(words) > maxAssocWords || assocTerms == 0 {
 		return nil
 	}
 	inQuery := map[string]bool{}

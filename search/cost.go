@@ -79,6 +79,14 @@ var maxWordWork uint64 = 100_000
 // without it.
 var maxAssocPostings uint64 = 4000
 
+// maxAssocWords bounds the rarer words of a query whose associated terms
+// are looked for (assoc.go): a term must go with half of them, which the
+// words of a long query rarely share, and each word's associates are
+// counted over every talk of its term. No judged query is changed by it
+// (TestJudgedQueriesFitTheWordWork). A variable, so that a test can
+// compare plans without it.
+var maxAssocWords = 8
+
 // wordPart is one clause of the words' disjunction, before the budget of
 // work chooses the clauses searched.
 type wordPart struct {

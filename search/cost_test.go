@@ -138,7 +138,8 @@ func termsOf(q query.Query) map[string]bool {
 }
 
 // TestJudgedQueriesFitTheWordWork: no query of the relevance collections
-// is changed by the budgets of work (maxWordWork, maxAssocPostings), on
+// is changed by the budgets of work (maxWordWork, maxAssocPostings,
+// maxAssocWords), on
 // the seeds, on FOSDEM 2024+2025, and on the whole FOSDEM archive where
 // ../shared has it: their plans are what they are without the budgets.
 func TestJudgedQueriesFitTheWordWork(t *testing.T) {
@@ -149,10 +150,10 @@ func TestJudgedQueriesFitTheWordWork(t *testing.T) {
 	check := func(name string, s *snapshot, qs []string) {
 		for _, q := range qs {
 			pl := s.compile(syntax.Parse(q))
-			work, assoc := maxWordWork, maxAssocPostings
-			maxWordWork, maxAssocPostings = 1<<62, 1<<62
+			work, assoc, assocWords := maxWordWork, maxAssocPostings, maxAssocWords
+			maxWordWork, maxAssocPostings, maxAssocWords = 1<<62, 1<<62, 1<<30
 			free := s.compile(syntax.Parse(q))
-			maxWordWork, maxAssocPostings = work, assoc
+			maxWordWork, maxAssocPostings, maxAssocWords = work, assoc, assocWords
 			if pl.note != free.note || len(pl.coord) != len(free.coord) || !slices.Equal(pl.synonyms, free.synonyms) ||
 				(pl.q != nil) != (free.q != nil) || (pl.q != nil && searchersOf(pl.q) != searchersOf(free.q)) {
 				t.Errorf("%s: %q: within the budgets %d clauses, synonyms %q, note %q; without %d, %q, %q",
