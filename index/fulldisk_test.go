@@ -195,7 +195,7 @@ func matches(t *testing.T, idx bleve.Index, word string) uint64 {
 	return res.Total
 }
 
-// TestManifestOnFullDisk: talks whose sources fill more than the disk
+// TestManifestOnFullDisk: talks whose files read fill more than the disk
 // holds give an index that fits and a manifest that does not; the build
 // fails naming the full disk and removes the index it wrote.
 func TestManifestOnFullDisk(t *testing.T) {
@@ -210,7 +210,7 @@ func TestManifestOnFullDisk(t *testing.T) {
 	talks := numberedTalks(40)
 	for i := range talks {
 		for j := range 1500 {
-			talks[i].Sources = append(talks[i].Sources, fmt.Sprintf("schedules/%04d/export-of-a-long-name.json", j))
+			talks[i].ReadFrom = append(talks[i].ReadFrom, fmt.Sprintf("schedules/%04d/export-of-a-long-name.json", j))
 		}
 	}
 	_, _, err = Open(dir, talks)

@@ -68,7 +68,7 @@ func TestPersistedSources(t *testing.T) {
 		t.Error("an empty directory has sources")
 	}
 	talks := handTalks()
-	talks[0].Sources = []string{"a.txt", "b.txt"}
+	talks[0].ReadFrom = []string{"a.txt", "b.txt"}
 	openOK(t, dir, talks)
 	got, ok := PersistedSources(dir)
 	if !ok || len(got) != len(talks) || !slices.Equal(got[talks[0].ID], []string{"a.txt", "b.txt"}) {

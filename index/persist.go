@@ -56,9 +56,9 @@ type manifest struct {
 	Docs           uint64           `json:"docs"`
 	Built          time.Time        `json:"built"`
 	Files          map[string]entry `json:"files"`
-	// Sources are the seed files each talk was found in (Talk.Sources), by
-	// talk id: what the next start compares its seeds with, so a deleted
-	// seed file that held the only copy of some talks is noticed
+	// Sources are the seed files each talk was read from (Talk.ReadFrom),
+	// by talk id: what the next start compares its seeds with, so a
+	// deleted seed file that held the only copy of some talks is noticed
 	// (PersistedSources).
 	Sources map[string][]string `json:"sources,omitempty"`
 }
@@ -69,7 +69,8 @@ type entry struct {
 }
 
 // ContentHash identifies a list of talks: any change to any field of any
-// talk, or to their order, changes it. Talks are encoded one at a time:
+// talk (ReadFrom too, which the manifest records), or to their order,
+// changes it. Talks are encoded one at a time:
 // encoding the slice at once buffers its whole JSON (and up to twice that
 // while the buffer grows) before hashing it, which at 100k talks is a
 // large share of the process's memory.
@@ -78,6 +79,9 @@ func ContentHash(talks []Talk) (string, error) {
 	enc := json.NewEncoder(h)
 	for i := range talks {
 		if err := enc.Encode(&talks[i]); err != nil {
+			return "", fmt.Errorf("hash talk %s: %w", talks[i].ID, err)
+		}
+		if err := enc.Encode(talks[i].ReadFrom); err != nil {
 			return "", fmt.Errorf("hash talk %s: %w", talks[i].ID, err)
 		}
 	}
@@ -213,7 +217,7 @@ func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, 
 	}
 	m := manifest{MappingVersion: MappingVersion, ContentHash: hash, Docs: docs, Built: time.Now().UTC(), Sources: make(map[string][]string, len(talks))}
 	for _, t := range talks {
-		m.Sources[t.ID] = t.Sources
+		m.Sources[t.ID] = t.ReadFrom
 	}
 	if m.Files, err = sumFiles(path); err != nil {
 		os.RemoveAll(path)

@@ -98,8 +98,13 @@ type Talk struct {
 	// Links are the talk's recordings, slides and other links, recordings
 	// first (see AddLinks), each URL once.
 	Links []Link `json:"links,omitempty"`
-	// Sources are the seed file names the talk was found in, sorted.
+	// Sources are the seed file names the talk was found in, sorted. A
+	// JSON Lines row states its own (an export reads back as written).
 	Sources []string `json:"sources"`
+	// ReadFrom are the seed files ingest read the talk from, sorted: what
+	// the data says never enters it, so it is what a check of lost files
+	// compares. It is no part of any format read or written.
+	ReadFrom []string `json:"-"`
 }
 
 // LinkKind says what a link of a talk leads to, on one set whatever the

@@ -238,7 +238,7 @@ type expansion struct {
 // first, none of them a term the query's clauses (coord) already match: a
 // word's own synonyms ("mixture of experts" → MoE) are no news.
 func (s *snapshot) associatedTerms(words []string, coord []ranking.Clause) []expansion {
-	if s.assoc == nil || len(words) < assocMinWords || assocTerms == 0 {
+	if s.assoc == nil || len(words) < assocMinWords || len(words) > maxAssocWords || assocTerms == 0 {
 		return nil
 	}
 	inQuery := map[string]bool{}
@@ -258,6 +258,16 @@ func (s *snapshot) associatedTerms(words []string, coord []ranking.Clause) []exp
 			terms = append(terms, ts[0])
 			typed = append(typed, w)
 		}
+	}
+	var reads uint64
+	for _, t := range terms {
+		reads += s.dict[t]
+	}
+	if reads > maxAssocPostings {
+		// Associates are counted over every talk of each term: a long
+		// query of common words would read most of a large corpus for an
+		// optional hint that half its words rarely share.
+		return nil
 	}
 	by := map[int32]*expansion{}
 	for i, t := range terms {

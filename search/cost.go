@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -55,6 +56,86 @@ const (
 // query's gain. A variable, so that a test can compare plans without it.
 var maxSearchers = 48
 
+// maxWordWork bounds the work of the words' disjunction, which every
+// talk found must match and which is read through for every talk: the
+// postings of its clauses' terms (postingsOf) times its number of
+// clauses, as each talk found is scored against every clause (soft
+// coordination). The number of searchers does not see it: the same
+// clauses read a hundred times the postings on a corpus a hundred times
+// as large. Beyond it the least selective words (those whose terms the
+// most talks use) are left out, the most selective kept, so that the
+// words a query may search shrink as the corpus grows. On the seeds no
+// query comes near it; on the FOSDEM archive no judged query does
+// (TestJudgedQueriesFitTheWordWork), while a 400-character query of
+// common words would do several times as much. A variable, so that a
+// test can compare plans without it.
+var maxWordWork uint64 = 100_000
+
+// maxAssocPostings bounds the talks the associated terms of a query are
+// counted over (assoc.go: every talk of each of its rarer words' terms,
+// snapshot.dict); beyond it the query has none. The judged queries of the
+// FOSDEM archive read at most 3,300; a 400-character query of its words,
+// three times as many. A variable, so that a test can compare plans
+// without it.
+var maxAssocPostings uint64 = 4000
+
+// maxAssocWords bounds the rarer words of a query whose associated terms
+// are looked for (assoc.go): a term must go with half of them, which the
+// words of a long query rarely share, and each word's associates are
+// counted over every talk of its term. No judged query is changed by it
+// (TestJudgedQueriesFitTheWordWork). A variable, so that a test can
+// compare plans without it.
+var maxAssocWords = 8
+
+// wordPart is one clause of the words' disjunction, before the budget of
+// work chooses the clauses searched.
+type wordPart struct {
+	word     string // the query's word, or the words counted together
+	q        query.Query
+	coord    ranking.Clause
+	postings uint64 // postingsOf(q)
+}
+
+// work is the work of a disjunction of parts and more (maxWordWork).
+func work(parts []wordPart, more ...wordPart) uint64 {
+	var n uint64
+	for _, p := range append(slices.Clone(parts), more...) {
+		n += p.postings
+	}
+	return n * uint64(len(parts)+len(more))
+}
+
+// affordableClauses keeps, of the words' clauses, the most selective ones
+// whose work fits in maxWordWork, in the query's order, and spends their
+// searchers; the first fits whatever its work. The words left out are
+// b.costlyWords.
+func (s *snapshot) affordableClauses(parts []wordPart, b *budget) []wordPart {
+	byCost := make([]int, len(parts))
+	for i := range byCost {
+		byCost[i] = i
+	}
+	sort.SliceStable(byCost, func(x, y int) bool { return parts[byCost[x]].postings < parts[byCost[y]].postings })
+	keep := make([]bool, len(parts))
+	var kept []wordPart
+	for n, i := range byCost {
+		if n > 0 && work(kept, parts[i]) > maxWordWork {
+			break
+		}
+		kept = append(kept, parts[i])
+		keep[i] = true
+	}
+	kept = kept[:0]
+	for i, p := range parts {
+		if !keep[i] {
+			b.costlyWords = append(b.costlyWords, p.word)
+			continue
+		}
+		b.spent(p.q)
+		kept = append(kept, p)
+	}
+	return kept
+}
+
 // budget counts a query's expensive parts as compile spends them, and
 // what it searched more simply.
 type budget struct {
@@ -69,6 +150,7 @@ type budget struct {
 	droppedFields   []string // field clauses left out
 	droppedExcludes []string // exclusions left out
 	droppedWords    []string // words beyond the clauses left out (maxSearchers)
+	costlyWords     []string // the least selective words left out (maxWordWork)
 	costlyPhrases   []string // phrases matched as their words for the budget of searchers
 	droppedPhrases  []string // phrases matched as words left out (maxSearchers)
 	noProximity     bool     // proximity phrases left out (maxSearchers)
@@ -94,38 +176,50 @@ func (b *budget) spend(q query.Query) bool {
 
 // searchersOf is the number of term searchers Bleve builds for q.
 func searchersOf(q query.Query) int {
+	n := 0
+	visitTerms(q, func(string) { n++ })
+	return n
+}
+
+// postingsOf estimates the postings Bleve reads for q: for every term
+// searcher, the talks using its term (snapshot.dict, which counts a talk
+// once whatever field: an upper bound of the field's). A disjunction
+// reads each of its terms' lists through; a conjunction or phrase may
+// skip, so this is what it reads at most.
+func (s *snapshot) postingsOf(q query.Query) uint64 {
+	var n uint64
+	visitTerms(q, func(t string) { n += s.dict[t] })
+	return n
+}
+
+// visitTerms calls visit with the term of each term searcher Bleve builds
+// for q (one per term and field, a phrase's terms included). Match-none
+// and match-all look up no term.
+func visitTerms(q query.Query, visit func(term string)) {
 	switch x := q.(type) {
 	case *query.TermQuery:
-		return 1
+		visit(x.Term)
 	case *query.MultiPhraseQuery, scan.Phrase:
-		n := 0
 		for _, alts := range scan.MultiPhrase(x).Terms {
-			n += len(alts)
-		}
-		return n
-	case *query.DisjunctionQuery:
-		n := 0
-		for _, c := range x.Disjuncts {
-			n += searchersOf(c)
-		}
-		return n
-	case *query.ConjunctionQuery:
-		n := 0
-		for _, c := range x.Conjuncts {
-			n += searchersOf(c)
-		}
-		return n
-	case *query.BooleanQuery:
-		n := 0
-		for _, c := range []query.Query{x.Must, x.Should, x.MustNot} {
-			if c != nil {
-				n += searchersOf(c)
+			for _, t := range alts {
+				visit(t)
 			}
 		}
-		return n
+	case *query.DisjunctionQuery:
+		for _, c := range x.Disjuncts {
+			visitTerms(c, visit)
+		}
+	case *query.ConjunctionQuery:
+		for _, c := range x.Conjuncts {
+			visitTerms(c, visit)
+		}
+	case *query.BooleanQuery:
+		for _, c := range []query.Query{x.Must, x.Should, x.MustNot} {
+			if c != nil {
+				visitTerms(c, visit)
+			}
+		}
 	}
-	// Match-none, match-all: no term is looked up.
-	return 0
 }
 
 // affordableWords returns the words beyond the clauses (b.plainWords) that
@@ -169,6 +263,9 @@ func (b *budget) explain() (bool, string) {
 	add("left out (at most %d field clauses)", maxPhrases, b.droppedFields)
 	add("left out (at most %d exclusions)", maxPhrases, b.droppedExcludes)
 	add("left out (at most %d term lookups a query)", maxSearchers, b.droppedWords)
+	if len(b.costlyWords) > 0 {
+		parts = append(parts, "left out as used by too many talks to search each (the rarer words are searched): "+strings.Join(b.costlyWords, ", "))
+	}
 	add("matched as separate words (at most %d term lookups a query)", maxSearchers, b.costlyPhrases)
 	add("phrases left out (at most %d term lookups a query)", maxSearchers, b.droppedPhrases)
 	if b.noProximity {

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,4 +135,96 @@ func termsOf(q query.Query) map[string]bool {
 	}
 	walk(q)
 	return out
+}
+
+// TestJudgedQueriesFitTheWordWork: no query of the relevance collections
+// is changed by the budgets of work (maxWordWork, maxAssocPostings,
+// maxAssocWords), on
+// the seeds, on FOSDEM 2024+2025, and on the whole FOSDEM archive where
+// ../shared has it: their plans are what they are without the budgets.
+func TestJudgedQueriesFitTheWordWork(t *testing.T) {
+	e, c := seedEngine(t)
+	var held, fq []string
+	readTSV(t, "testdata/relevance/seeds-heldout.tsv", 1, func(_ int, cols []string) { held = append(held, cols[0]) })
+	readTSV(t, "testdata/relevance/fosdem/queries.tsv", 1, func(_ int, cols []string) { fq = append(fq, cols[0]) })
+	check := func(name string, s *snapshot, qs []string) {
+		for _, q := range qs {
+			pl := s.compile(syntax.Parse(q))
+			work, assoc, assocWords := maxWordWork, maxAssocPostings, maxAssocWords
+			maxWordWork, maxAssocPostings, maxAssocWords = 1<<62, 1<<62, 1<<30
+			free := s.compile(syntax.Parse(q))
+			maxWordWork, maxAssocPostings, maxAssocWords = work, assoc, assocWords
+			if pl.note != free.note || len(pl.coord) != len(free.coord) || !slices.Equal(pl.synonyms, free.synonyms) ||
+				(pl.q != nil) != (free.q != nil) || (pl.q != nil && searchersOf(pl.q) != searchersOf(free.q)) {
+				t.Errorf("%s: %q: within the budgets %d clauses, synonyms %q, note %q; without %d, %q, %q",
+					name, q, len(pl.coord), pl.synonyms, pl.note, len(free.coord), free.synonyms, free.note)
+			}
+		}
+	}
+	check("seeds", e.snap.Load(), held)
+	if _, err := os.Stat(devJudgmentsPath); err == nil {
+		dev, _ := loadJudgments(t, c.Talks)
+		check("seeds", e.snap.Load(), dev)
+	}
+	fe, _ := fosdemEngine(t)
+	check("FOSDEM 2024+2025", fe.snap.Load(), fq)
+	if _, err := os.Stat(fosdemArchiveDir); err != nil {
+		t.Logf("FOSDEM archive %s absent: its judged queries are not checked", fosdemArchiveDir)
+		return
+	}
+	check("FOSDEM archive", archiveEngine(t).snap.Load(), fq)
+}
+
+// TestWordWorkLeavesOutTheLeastSelective: with the budget of work lowered
+// to what the seeds' words reach, a query of words used by many talks
+// keeps its rarest words, in the query's order, and its note names the
+// others, which are not searched.
+func TestWordWorkLeavesOutTheLeastSelective(t *testing.T) {
+	e, _ := seedEngine(t)
+	s := e.snap.Load()
+	// Words none of which is common, each of whose clauses reads a
+	// different number of postings (its terms in every field they are in).
+	const q = "compiler robotics cache checkpointing quantization"
+	dfs := map[string]uint64{}
+	for _, w := range strings.Fields(q) {
+		pl := s.compile(syntax.Parse(w))
+		dfs[w] = s.postingsOf(cmp.Or(pl.required, pl.q))
+	}
+	full := s.compile(syntax.Parse(q))
+	if len(full.coord) != 5 || strings.Contains(full.note, "too many talks") {
+		t.Fatalf("without a low budget: %d clauses, note %q", len(full.coord), full.note)
+	}
+	// The two rarest words fit; a third would not.
+	byDF := strings.Fields(q)
+	slices.SortStableFunc(byDF, func(a, b string) int { return cmp.Compare(dfs[a], dfs[b]) })
+	two := 2 * (dfs[byDF[0]] + dfs[byDF[1]])
+	three := 3 * (dfs[byDF[0]] + dfs[byDF[1]] + dfs[byDF[2]])
+	if two >= three || dfs[byDF[1]] == dfs[byDF[2]] {
+		t.Fatalf("document frequencies %v do not order the words", dfs)
+	}
+	defer func(n uint64) { maxWordWork = n }(maxWordWork)
+	maxWordWork = two
+	pl := s.compile(syntax.Parse(q))
+	if len(pl.coord) != 2 {
+		t.Fatalf("%d clauses, want the 2 rarest words' (%v)", len(pl.coord), dfs)
+	}
+	var left []string
+	for _, w := range strings.Fields(q) {
+		if w != byDF[0] && w != byDF[1] {
+			left = append(left, w)
+		}
+	}
+	want := "left out as used by too many talks to search each (the rarer words are searched): " + strings.Join(left, ", ")
+	if !pl.simplified || !strings.Contains(pl.note, want) {
+		t.Errorf("note %q, want it to say %q", pl.note, want)
+	}
+	for _, w := range left {
+		for _, term := range s.analyze(w) {
+			for _, c := range pl.coord {
+				if slices.Contains(c.Terms, term) {
+					t.Errorf("%q left out, but its term %q is searched", w, term)
+				}
+			}
+		}
+	}
 }

@@ -105,7 +105,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		for _, w := range words {
 			isContent[w] = true
 		}
-		synAlts, applied := s.synonymAlternatives(p.Words, isContent)
+		synAlts, applied := s.synonymAlternatives(clauseWords(p.Words, words), isContent)
 		allCommon := true
 		for _, w := range words {
 			allCommon = allCommon && s.common(w)
@@ -113,6 +113,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonClauses []query.Query
 		var commonTerms []string
 		var commonWeight float64
+		var parts []wordPart
 		pl.synonyms = applied
 		for i, w := range words {
 			if i >= maxWordClauses {
@@ -161,15 +162,25 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				commonWeight = max(commonWeight, s.clauseWeight(alts, nLiteral))
 				continue
 			}
-			clauses = append(clauses, bud.spent(s.wordClause(alts)))
-			pl.coord = append(pl.coord, ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, nLiteral)})
+			q := s.wordClause(alts)
+			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, nLiteral)}, postings: s.postingsOf(q)})
 		}
+		parts = s.affordableClauses(parts, &bud)
 		if plain := s.affordableWords(&bud); len(plain) > 0 {
 			// Beyond the budget of clauses, the words count together as
 			// one, matched as they are.
 			alts := []alternative{{text: strings.Join(plain, " "), weight: ranking.Literal}}
-			clauses = append(clauses, s.wordClause(alts))
-			pl.coord = append(pl.coord, ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, 1)})
+			q := s.wordClause(alts)
+			part := wordPart{word: strings.Join(plain, " "), q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, 1)}, postings: s.postingsOf(q)}
+			if work(parts, part) <= maxWordWork {
+				parts = append(parts, part)
+			} else {
+				bud.costlyWords = append(bud.costlyWords, plain...)
+			}
+		}
+		for _, p := range parts {
+			clauses = append(clauses, p.q)
+			pl.coord = append(pl.coord, p.coord)
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
@@ -570,6 +581,31 @@ func (s *snapshot) contentWords(words []string) []string {
 	}
 	return kept
 }
+
+// clauseWords are the typed words up to the last content word that gets
+// a clause of its own (maxWordClauses), and a few beyond for a synonym
+// of several words that begins there: the synonyms of later words would
+// go unused, and looking them up in a 400-character query costs what
+// the rest of its plan does.
+func clauseWords(typed, content []string) []string {
+	if len(content) <= maxWordClauses {
+		return typed
+	}
+	i := 0
+	for j, w := range typed {
+		if i < len(content) && w == content[i] {
+			i++
+		}
+		if i == maxWordClauses {
+			return typed[:min(len(typed), j+1+synonymSpan)]
+		}
+	}
+	return typed
+}
+
+// synonymSpan is how many words beyond its first a synonym clauseWords
+// keeps may span.
+const synonymSpan = 3
 
 // questionWords are words of questions and requests that say nothing about
 // the topic ("how do I", "anyone using", "best talk about"). With the

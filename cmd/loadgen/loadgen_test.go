@@ -9,7 +9,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -349,5 +351,44 @@ func TestTargets(t *testing.T) {
 	}
 	if lines, err := (Targets{}).check(sum); err != nil || len(lines) != 0 {
 		t.Errorf("no targets: %q, %v", lines, err)
+	}
+}
+
+// TestDiscoverStopsAtTheDeepestPage: a server that lists 130 talks but
+// answers 400 past offset 60 is discovered as far as it pages, and the browse
+// asks for no page beyond what was listed.
+func TestDiscoverStopsAtTheDeepestPage(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/search", func(w http.ResponseWriter, r *http.Request) {
+		offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+		limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+		if offset > 60 {
+			http.Error(w, `{"error":"offset must be a whole number from 0 to 60"}`, http.StatusBadRequest)
+			return
+		}
+		var hits []map[string]string
+		for i := offset; i < min(offset+limit, 130); i++ {
+			hits = append(hits, map[string]string{"id": fmt.Sprint("t", i)})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"total": 130, "hits": hits})
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	base, _ := loopbackURL(srv.URL)
+	info, err := discover(context.Background(), srv.Client(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Total != 130 || len(info.IDs) != 100 || info.IDs[99] != "t99" {
+		t.Fatalf("discovered total %d, %d ids (last %q); want 130, 100 ids up to t99", info.Total, len(info.IDs), info.IDs[len(info.IDs)-1])
+	}
+	m := newMix(base, info, []Kind{KindBrowse}, false)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1000 {
+		_, u := m.next(r)
+		q, _ := url.Parse(u)
+		if off, _ := strconv.Atoi(q.Query().Get("offset")); off >= 100 {
+			t.Fatalf("browse asked for %s, past the 100 talks listed", u)
+		}
 	}
 }

@@ -127,7 +127,9 @@ type searchResponse struct {
 }
 
 // discover pages through an empty search, which lists every talk, to
-// learn the ids and facet values the requests will use.
+// learn the ids and facet values the requests will use. A server bounds
+// how deep a listing goes (10,000 talks): a 400 past the first page ends
+// the discovery with the ids listed so far, which the browse keeps to.
 func discover(ctx context.Context, c *http.Client, base *url.URL) (*corpusInfo, error) {
 	const page = 50
 	info := &corpusInfo{}
@@ -144,6 +146,9 @@ func discover(ctx context.Context, c *http.Client, base *url.URL) (*corpusInfo, 
 		var r searchResponse
 		err = json.NewDecoder(resp.Body).Decode(&r)
 		resp.Body.Close()
+		if resp.StatusCode == http.StatusBadRequest && offset > 0 {
+			break
+		}
 		if resp.StatusCode != http.StatusOK {
 			return nil, fmt.Errorf("discover: GET %s: %s", u, resp.Status)
 		}
@@ -188,7 +193,7 @@ type mix struct {
 }
 
 func newMix(base *url.URL, corpus *corpusInfo, only []Kind, distinct bool) *mix {
-	m := &mix{base: base, corpus: corpus, browseN: max(1, (corpus.Total+19)/20), distinct: distinct}
+	m := &mix{base: base, corpus: corpus, browseN: max(1, (min(corpus.Total, len(corpus.IDs))+19)/20), distinct: distinct}
 	total := 0
 	for _, k := range kinds {
 		w := defaultWeights[k]

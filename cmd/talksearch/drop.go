@@ -11,18 +11,19 @@ import (
 
 // dropReport says which talks of the serving corpus a new one would lose
 // because every seed file they were found in is gone or yields nothing.
-// It speaks in terms of Talk.Sources, whatever read the seeds (one
-// directory, several paths, files).
+// It speaks in terms of Talk.ReadFrom, the files ingest read, whatever
+// read the seeds (one directory, several paths, files): never of
+// Talk.Sources, which a JSON Lines row states for itself.
 type dropReport struct {
 	talks int            // talks found only in gone files and absent from the new corpus
 	files map[string]int // gone file → how many of those talks it held
 }
 
-// sourcesOf is the seed files of each talk, by id.
+// sourcesOf is the seed files each talk was read from, by id.
 func sourcesOf(talks []index.Talk) map[string][]string {
 	m := make(map[string][]string, len(talks))
 	for _, t := range talks {
-		m[t.ID] = t.Sources
+		m[t.ID] = t.ReadFrom
 	}
 	return m
 }
@@ -38,7 +39,7 @@ func dropped(serving map[string][]string, next []index.Talk) dropReport {
 	files := map[string]bool{}
 	for _, t := range next {
 		ids[t.ID] = true
-		for _, f := range t.Sources {
+		for _, f := range t.ReadFrom {
 			files[f] = true
 		}
 	}

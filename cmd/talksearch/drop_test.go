@@ -20,8 +20,10 @@ import (
 	"github.com/talksearch/talksearch/web"
 )
 
-func talkFrom(id string, sources ...string) index.Talk {
-	return index.Talk{ID: id, Sources: sources}
+// talkFrom is a talk read from files; its Sources, which the data
+// states, name nothing, as a JSON Lines row may.
+func talkFrom(id string, files ...string) index.Talk {
+	return index.Talk{ID: id, ReadFrom: files, Sources: []string{"elsewhere.txt"}}
 }
 
 func TestDropped(t *testing.T) {
@@ -138,6 +140,68 @@ func TestReloadRefusesADeletedSeed(t *testing.T) {
 	}
 	if got := s.total(t, ""); got != 67 {
 		t.Errorf("after the forced reload: %d talks, want 67", got)
+	}
+}
+
+// writeClaimingSeed writes a JSON Lines seed of two talks whose rows claim
+// to come from uniqueSeed: a row may state any sources it likes.
+func writeClaimingSeed(t *testing.T, dir string) {
+	t.Helper()
+	rows := `{"id":"claimed-walrus","title":"Walrus-proof caching for tiny clusters","abstract":"How a three-node cluster kept its cache warm through every walrus-sized outage.","kind":"talk","sources":["` + uniqueSeed + `"]}
+{"id":"claimed-heron","title":"Heron: tracing lanterns across services","abstract":"A tracer that lights each hop of a request like a lantern on a quay.","kind":"talk","sources":["` + uniqueSeed + `"]}
+`
+	if err := os.WriteFile(filepath.Join(dir, "900_claims.jsonl"), []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReloadRefusesADeletedSeedWhateverRowsClaim: the rows of a JSON Lines
+// seed that name a seed file in "sources" do not make that file's talks
+// found elsewhere; deleting it is refused as without them. The rows keep
+// the sources they state (an export reads back as written).
+func TestReloadRefusesADeletedSeedWhateverRowsClaim(t *testing.T) {
+	dir := copySeeds(t)
+	writeClaimingSeed(t, dir)
+	const token = "test-token-claims"
+	s := serveSeeds(t, nil, "--seeds", dir, "--reload-token", token)
+	if got := s.total(t, ""); got != 75 {
+		t.Fatalf("serving %d talks, want 75", got)
+	}
+	var talk struct{ Sources []string }
+	if code := s.getJSON(t, "/api/talks/claimed-heron", &talk); code != http.StatusOK || !slices.Equal(talk.Sources, []string{uniqueSeed}) {
+		t.Errorf("claimed-heron: %d, sources %v; want 200 and the sources its row states", code, talk.Sources)
+	}
+	if err := os.Remove(filepath.Join(dir, uniqueSeed)); err != nil {
+		t.Fatal(err)
+	}
+	code, body := s.reload(t, token)
+	if code != http.StatusConflict || !strings.Contains(body, "6 talks found in no other seed file would be dropped: "+uniqueSeed+" (6 talks) is gone") {
+		t.Errorf("reload after deleting %s: %d %s, want 409 naming it and its 6 talks", uniqueSeed, code, body)
+	}
+	if got := s.total(t, ""); got != 75 {
+		t.Errorf("after the refused reload: %d talks, want the old 75", got)
+	}
+}
+
+// TestStartRefusesADeletedSeedWhateverRowsClaim is the same at a start
+// on the index the seeds were served from.
+func TestStartRefusesADeletedSeedWhateverRowsClaim(t *testing.T) {
+	dir := copySeeds(t)
+	writeClaimingSeed(t, dir)
+	idx := filepath.Join(t.TempDir(), "index")
+	s := serveSeeds(t, nil, "--index", idx, "--seeds", dir)
+	if got := s.total(t, ""); got != 75 {
+		t.Errorf("serving %d talks, want 75", got)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatalf("serve: %v\n%s", err, s.log)
+	}
+	if err := os.Remove(filepath.Join(dir, uniqueSeed)); err != nil {
+		t.Fatal(err)
+	}
+	log, err := startOnly(t, "--index", idx, "--seeds", dir)
+	if err == nil || !strings.Contains(err.Error(), "6 talks found in no other seed file would be dropped: "+uniqueSeed+" (6 talks)") {
+		t.Errorf("start without %s: %v, want a refusal naming it\n%s", uniqueSeed, err, log)
 	}
 }
 

@@ -46,7 +46,7 @@ type FileStats struct {
 	File       string
 	Kind       string // FileSchedule, FileAbstracts or FileSkipped
 	Paragraphs int    // abstract paragraphs read (abstract dumps)
-	Talks      int    // talks whose Sources list the file
+	Talks      int    // talks read from the file (Talk.ReadFrom)
 	Read       int    // talks the file held, before dedup (structured files, schedule pages)
 	New        int    // talks first seen in this file
 }
@@ -268,6 +268,7 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			}
 		}
 		sort.Strings(t.Sources)
+		sort.Strings(t.ReadFrom)
 		c.Talks = append(c.Talks, t)
 		firstFile[t.ID] = first
 	}
@@ -286,20 +287,13 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 		if !t.Scheduled {
 			r.Unscheduled++
 		}
-		counted := false
-		for _, s := range t.Sources {
-			if fst := stats[s]; fst != nil {
+		for _, f := range t.ReadFrom {
+			if fst := stats[f]; fst != nil {
 				fst.Talks++
-				counted = true
 			}
 		}
-		if f := firstFile[t.ID]; f != "" {
-			if fst := stats[f]; fst != nil {
-				fst.New++
-				if !counted {
-					fst.Talks++ // a JSON Lines talk keeps the sources it was exported with
-				}
-			}
+		if fst := stats[firstFile[t.ID]]; fst != nil {
+			fst.New++
 		}
 	}
 	SortTalks(c.Talks)
@@ -350,7 +344,7 @@ func uniqueIDs(talks []index.Talk, warns []Warning) ([]index.Talk, []Warning) {
 	out := talks[:0]
 	for _, t := range talks {
 		if i, dup := seen[t.ID]; dup {
-			warns = append(warns, Warning{File: strings.Join(t.Sources, ","), Msg: fmt.Sprintf("talk id %q of %q is already the id of %q (%s): dropped", t.ID, t.Title, out[i].Title, strings.Join(out[i].Sources, ","))})
+			warns = append(warns, Warning{File: strings.Join(t.ReadFrom, ","), Msg: fmt.Sprintf("talk id %q of %q is already the id of %q (%s): dropped", t.ID, t.Title, out[i].Title, strings.Join(out[i].ReadFrom, ","))})
 			continue
 		}
 		seen[t.ID] = len(out)

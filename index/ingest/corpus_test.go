@@ -396,3 +396,39 @@ func TestLoadNearDuplicateDump(t *testing.T) {
 		t.Errorf("the edited copy merged differently (-original +edited):\n%s", d)
 	}
 }
+
+// TestLoadReadFromIsTheFileRead: a JSON Lines row keeps the sources it
+// states, but what the talk was read from is the file that held it.
+func TestLoadReadFromIsTheFileRead(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.jsonl": {Data: []byte(`{"id":"otter-1","title":"Otters in the build farm","abstract":"Why our build farm keeps a raft of otters busy sorting artifacts at night.","sources":["b.txt"]}
+{"id":"otter-2","title":"Otter-driven release trains","abstract":"Release trains that leave on time because an otter rings the bell.","sources":["b.txt","c.txt"]}
+`)},
+		"b.txt": {Data: []byte("A lighthouse keeper explains how fog signals were scheduled along the northern coast for a century.\n")},
+	}
+	c, err := Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct{ ID, Sources, ReadFrom string }
+	var talks []got
+	for _, tk := range c.Talks {
+		talks = append(talks, got{tk.ID, strings.Join(tk.Sources, ","), strings.Join(tk.ReadFrom, ",")})
+	}
+	sort.Slice(talks, func(i, j int) bool { return talks[i].ID < talks[j].ID })
+	want := []got{
+		{"a-lighthouse-keeper-explains-how-fog-821931", "b.txt", "b.txt"},
+		{"otter-1", "b.txt", "a.jsonl"},
+		{"otter-2", "b.txt,c.txt", "a.jsonl"},
+	}
+	if d := cmp.Diff(want, talks); d != "" {
+		t.Errorf("talks (-want +got):\n%s", d)
+	}
+	per := map[string]int{}
+	for _, f := range c.Report.PerFile {
+		per[f.File] = f.Talks
+	}
+	if d := cmp.Diff(map[string]int{"a.jsonl": 2, "b.txt": 1}, per); d != "" {
+		t.Errorf("talks per file (-want +got):\n%s", d)
+	}
+}

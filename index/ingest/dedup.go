@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/talksearch/talksearch/index"
@@ -37,13 +38,14 @@ type known struct {
 	firstFile string
 }
 
+// addSource records that file, read, holds the talk too.
 func (k *known) addSource(file string) {
-	for _, s := range k.talk.Sources {
-		if s == file {
-			return
-		}
+	if !slices.Contains(k.talk.ReadFrom, file) {
+		k.talk.ReadFrom = append(k.talk.ReadFrom, file)
 	}
-	k.talk.Sources = append(k.talk.Sources, file)
+	if !slices.Contains(k.talk.Sources, file) {
+		k.talk.Sources = append(k.talk.Sources, file)
+	}
 }
 
 // merger assigns the paragraphs of abstract dumps to talks: to a known talk
@@ -102,15 +104,15 @@ func (m *merger) addScheduled(t index.Talk) {
 		k := &m.talks[i].talk
 		k.Cancelled = k.Cancelled || t.Cancelled
 		k.AddLinks(t.Links...)
-		for _, s := range t.Sources {
+		for _, s := range t.ReadFrom {
 			m.talks[i].addSource(s)
 			m.merges = append(m.merges, Merge{TalkID: t.ID, Title: t.Title, File: s})
 		}
 		return
 	}
 	first := ""
-	if len(t.Sources) > 0 {
-		first = t.Sources[0]
+	if len(t.ReadFrom) > 0 {
+		first = t.ReadFrom[0]
 	}
 	m.scheduledID[t.ID] = m.add(t, first)
 }
@@ -197,6 +199,7 @@ func (m *merger) addDump(d *AbstractDump, file string) {
 			Abstract: p.Text,
 			Kind:     index.KindTalk,
 			Sources:  []string{file},
+			ReadFrom: []string{file},
 		}
 		t.ID = TalkID(t.Title, AbstractIdentity(p.Text))
 		open = m.add(t, file)

@@ -34,6 +34,9 @@ func shareStrings(talks []index.Talk) {
 		for j := range t.Sources {
 			share(&t.Sources[j])
 		}
+		for j := range t.ReadFrom {
+			share(&t.ReadFrom[j])
+		}
 		for j := range t.Speakers {
 			sp := &t.Speakers[j]
 			share(&sp.Name)

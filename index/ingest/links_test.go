@@ -83,9 +83,9 @@ func TestStructuredMergeKeepsLinks(t *testing.T) {
 // the links of both, once each, and is cancelled when either page says so.
 func TestSchedMergeKeepsLinks(t *testing.T) {
 	at := time.Date(2026, 4, 8, 9, 0, 0, 0, time.UTC)
-	one := index.Talk{ID: "knobs-1", Title: "Knobs", Start: &at, Scheduled: true, Sources: []string{"a.txt"},
+	one := index.Talk{ID: "knobs-1", Title: "Knobs", Start: &at, Scheduled: true, Sources: []string{"a.txt"}, ReadFrom: []string{"a.txt"},
 		Links: []index.Link{{Kind: index.LinkSlides, URL: "https://x.example/s.pdf"}}}
-	two := index.Talk{ID: "knobs-1", Title: "CANCELLED Knobs", Start: &at, Scheduled: true, Sources: []string{"b.txt"},
+	two := index.Talk{ID: "knobs-1", Title: "CANCELLED Knobs", Start: &at, Scheduled: true, Sources: []string{"b.txt"}, ReadFrom: []string{"b.txt"},
 		Links: []index.Link{{Kind: index.LinkSlides, URL: "https://x.example/s.pdf"}, {Kind: index.LinkRecording, URL: "https://x.example/v.webm"}}}
 	m := newMerger()
 	m.addScheduled(one)

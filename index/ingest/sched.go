@@ -250,7 +250,7 @@ func parseSession(file string, lines []string, from, end int, first bool, z *sch
 	}
 	body := lines[i:bodyEnd]
 
-	t = &index.Talk{Start: &start, End: &stop, Room: room, Scheduled: true, Sources: []string{file}}
+	t = &index.Talk{Start: &start, End: &stop, Room: room, Scheduled: true, Sources: []string{file}, ReadFrom: []string{file}}
 	t.TimeZone = zoneName(z.opt) // "" for the fixed zones a page states
 	abstract := body
 	var people []sectionSpeaker

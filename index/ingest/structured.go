@@ -23,9 +23,6 @@ type structured struct {
 type sTalk struct {
 	talk      index.Talk
 	firstFile string
-	// files are the files the talk was read from: its Sources, except for
-	// JSON Lines, whose talks keep the sources they were exported with.
-	files []string
 	// merged is the talk's index in the abstract-dump merger, or -1 when
 	// no dumps were loaded.
 	merged int
@@ -48,7 +45,7 @@ func (s *structured) add(t index.Talk, file string) {
 	s.conferences[t.Conference.ID] = t.Conference
 	key := sessionKey(&t)
 	if k, ok := s.byKey[key]; ok && !k.readFrom(file) {
-		k.files = append(k.files, file)
+		k.talk.ReadFrom = append(k.talk.ReadFrom, file)
 		k.fill(t)
 		for _, src := range t.Sources {
 			if !k.hasSource(src) {
@@ -58,7 +55,8 @@ func (s *structured) add(t index.Talk, file string) {
 		s.merges = append(s.merges, Merge{TalkID: k.talk.ID, Title: k.talk.Title, File: file})
 		return
 	}
-	k := &sTalk{talk: t, firstFile: file, files: []string{file}}
+	t.ReadFrom = []string{file}
+	k := &sTalk{talk: t, firstFile: file}
 	s.talks = append(s.talks, k)
 	if _, ok := s.byKey[key]; !ok {
 		s.byKey[key] = k
@@ -66,7 +64,7 @@ func (s *structured) add(t index.Talk, file string) {
 }
 
 func (k *sTalk) readFrom(file string) bool {
-	for _, f := range k.files {
+	for _, f := range k.talk.ReadFrom {
 		if f == file {
 			return true
 		}
