@@ -87,7 +87,7 @@ func TestUploadRefused(t *testing.T) {
 		{"no token configured", Options{}, map[string]string{"token": ""}, csvFile, 403, "uploads are disabled"},
 		{"wrong token", Options{ReloadToken: testToken}, map[string]string{"token": "guess"}, csvFile, 401, "wrong or missing token"},
 		{"no file", Options{ReloadToken: testToken}, map[string]string{"token": testToken}, nil, 400, "choose a file of submissions"},
-		{"bad min", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "min": "2"}, csvFile, 400, "min must be a number from 0 to 1"},
+		{"bad min", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "min": "2"}, csvFile, 400, "min must be a number from 0.10 to 1"},
 		{"bad zone", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "time_zone": "Mars/Base"}, csvFile, 400, "time_zone &#34;Mars/Base&#34; is not an IANA zone name"},
 		{"bad format", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "format": "pdf"}, csvFile, 400, "format &#34;pdf&#34;: want html, csv or json"},
 		{"too large", Options{ReloadToken: testToken, MaxUploadBytes: 1024}, map[string]string{"token": testToken}, csvFile, 413, "too large"},

@@ -20,6 +20,7 @@ type overlapsPage struct {
 	page
 	Min           string  // the threshold as asked, for the form
 	DefaultMin    float64 // what an empty threshold means
+	Floor         float64 // the lowest threshold taken
 	Clusters      []clusterView
 	Pairs         []pairView
 	PairsTotal    int
@@ -109,6 +110,7 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 		page:       s.newPage("Overlapping talks"),
 		Min:        min,
 		DefaultMin: overlap.DefaultMin,
+		Floor:      overlap.Floor,
 		PairsTotal: len(rep.Pairs),
 		Merged:     rep.Merged,
 

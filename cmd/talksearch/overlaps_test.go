@@ -40,7 +40,7 @@ func TestOverlapsText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"9 talks from ../../search/overlap/testdata/submissions.jsonl: 4 pairs scoring 0.30 or more, in 2 clusters; 1 schedule clashes.",
-		" 1. RL, post-training, Monarch (3 talks)\n    - Scaling RL Post-Training With Monarch Actors  [s01]",
+		" 1. Monarch, RL, post-training (4 talks)\n    - Scaling RL Post-Training With Monarch Actors  [s01]",
 		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    same speaker: Ada Lovelace\n    shared: RL, post-training, Monarch",
 		"    A> We show how [Monarch actors] and process meshes orchestrate an asynchronous [RL loop] from a single Python program.",
 		" 4. 0.358 topical\n    A: CUDA Graphs Without Tears  [s05]",

@@ -75,11 +75,28 @@ type detector struct {
 // the larger of word-shingle resemblance and term cosine for an edited
 // copy, the cosine of tf-idf weighted analyzer terms (title counted
 // thrice) for talks on the same topic.
+//
+// A minimum from Floor up is a filter over the report at Floor
+// (Report.AtLeast), so Detect at any such minimum and a served report
+// filtered to it are the same report.
 func Detect(talks []index.Talk, opts Options) *Report {
 	minScore := opts.Min
 	if minScore <= 0 {
 		minScore = DefaultMin
 	}
+	base := opts
+	base.Min = math.Min(minScore, Floor)
+	rep := detect(talks, base)
+	if minScore <= base.Min {
+		return rep
+	}
+	out, _ := rep.AtLeast(minScore) // minScore is in (Floor, 1]: no error
+	return out
+}
+
+// detect makes the report at opts.Min, which is not 0.
+func detect(talks []index.Talk, opts Options) *Report {
+	minScore := opts.Min
 	clashMin := opts.ClashMin
 	if clashMin <= 0 {
 		clashMin = DefaultClashMin
@@ -91,13 +108,25 @@ func Detect(talks []index.Talk, opts Options) *Report {
 	d := newDetector(talks)
 	found := d.pairs(minScore, clashMin, maxPairs, keepViews(opts))
 
-	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks)}
+	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks),
+		min: minScore, scores: found.scores}
 	rep.More = found.count - len(found.top)
 	for k := range found.top {
 		d.explain(&found.top[k])
 		rep.Pairs = append(rep.Pairs, d.reportPair(found.top[k]))
+		rep.pairScores = append(rep.pairScores, found.top[k].score)
 	}
-	rep.Clusters = d.buildClusters(found.top, minScore, math.Min(minScore, clashMin))
+	// Clusters group the pairs at DefaultMin whatever the filter: a higher
+	// minimum shows the clusters whose strongest pair reaches it.
+	groupMin := DefaultMin
+	if minScore < Floor {
+		groupMin = minScore
+	}
+	grouped := found.top
+	for len(grouped) > 0 && grouped[len(grouped)-1].score < groupMin {
+		grouped = grouped[:len(grouped)-1]
+	}
+	rep.Clusters, rep.clusterBest = d.buildClusters(grouped, groupMin, math.Min(groupMin, clashMin))
 	clashes := found.clashes
 	if len(clashes) > maxPairs {
 		rep.MoreClashes = len(clashes) - maxPairs
@@ -287,6 +316,7 @@ type pairSet struct {
 	talks              []index.Talk
 	top                pairHeap // the best max pairs reaching minScore
 	count              int      // pairs reaching minScore
+	scores             scoreCounts
 	clashes            []pairInfo
 	// near and resubs are similar.go's and resubmissions.go's (see extra).
 	near   [][]pairInfo
@@ -303,6 +333,7 @@ func (s *pairSet) add(p pairInfo) {
 		return
 	}
 	s.count++
+	s.scores.add(p.score)
 	s.push(p)
 }
 
@@ -320,6 +351,7 @@ func (s *pairSet) merge(o *pairSet) {
 		s.push(p)
 	}
 	s.count += o.count
+	s.scores.merge(&o.scores)
 	s.clashes = append(s.clashes, o.clashes...)
 	s.mergeExtra(o)
 }

@@ -22,6 +22,11 @@ const (
 const (
 	// DefaultMin is the lowest score of a reported pair.
 	DefaultMin = 0.13
+	// Floor is the lowest minimum a served report takes: the report is
+	// made once at Floor and every minimum from Floor up filters it
+	// (Report.AtLeast). It is DefaultClashMin, so the search for clashes
+	// already finds every pair the report at Floor holds.
+	Floor = DefaultClashMin
 	// DefaultClashMin is the lowest score of a pair that counts as a clash
 	// when the two talks run in parallel: splitting an audience matters at a
 	// lower similarity than flagging a submission for merging does.
@@ -78,6 +83,14 @@ type Report struct {
 	MoreResubmissions int
 	// similar answers Talk; nil for a report not made by Detect.
 	similar *similarIndex
+	// min is the minimum the pairs were found at, scores how many pairs
+	// reached each hundredth from it, pairScores the unrounded scores of
+	// Pairs, clusterBest each cluster's strongest pair: what AtLeast
+	// filters by.
+	min         float64
+	scores      scoreCounts
+	pairScores  []float64
+	clusterBest []float64
 }
 
 // Pair is two talks that overlap, and why.
