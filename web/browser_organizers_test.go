@@ -119,7 +119,7 @@ func TestBrowserUpload(t *testing.T) {
 		return {CSVHeader: csv[0], CSVRows: csv.length - 1, JSONPairs: rep.pairs.length, JSONFiles: rep.files.length,
 			CSVName: c.getAttribute('download'), JSONName: j.getAttribute('download')};
 	})()`)
-	if ex.CSVHeader != "section,kind,score,a,title_a,b,title_b,speakers_a,speakers_b,room_a,room_b,start_a,start_b,detail" ||
+	if ex.CSVHeader != "section,kind,score,a,conference_a,year_a,title_a,b,conference_b,year_b,title_b,speakers_a,speakers_b,room_a,room_b,start_a,start_b,detail" ||
 		ex.CSVRows < len(got.Kinds) || ex.JSONPairs != len(got.Kinds) || ex.JSONFiles != 2 || ex.CSVName != "overlaps.csv" || ex.JSONName != "overlaps.json" {
 		t.Errorf("export %+v (page shows %d pairs)", ex, len(got.Kinds))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"html/template"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -18,12 +19,14 @@ const maxPairsShown = 100
 // overlapsPage is the view of GET /overlaps and of an upload's report.
 type overlapsPage struct {
 	page
-	Min           string  // the threshold as asked, for the form
-	DefaultMin    float64 // what an empty threshold means
-	Floor         float64 // the lowest threshold taken
-	Clusters      []clusterView
-	Pairs         []pairView
-	PairsTotal    int
+	Min        string  // the threshold as asked, for the form
+	DefaultMin float64 // what an empty threshold means
+	Floor      float64 // the lowest threshold taken
+	Clusters   []clusterView
+	Pairs      []pairView
+	PairsTotal int
+	// Totals are the report's counts, which the lists may show fewer of.
+	Totals        overlap.Totals
 	Clashes       []clashView
 	Conflicts     []conflictView // speaker and track conflicts (the similar ones are Clashes)
 	Resubmissions []resubmissionView
@@ -111,7 +114,8 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 		Min:        min,
 		DefaultMin: overlap.DefaultMin,
 		Floor:      overlap.Floor,
-		PairsTotal: len(rep.Pairs),
+		PairsTotal: rep.Totals().Pairs,
+		Totals:     rep.Totals(),
 		Merged:     rep.Merged,
 
 		UploadEnabled: s.opts.ReloadToken != "",
@@ -126,7 +130,10 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 			if i < len(cl.Titles) {
 				title = cl.Titles[i]
 			}
-			cv.Talks = append(cv.Talks, ref(id, title, ""))
+			tr := ref(id, title, "")
+			in := rep.Info(id)
+			tr.Conference = edition(in.Conference, in.Year)
+			cv.Talks = append(cv.Talks, tr)
 		}
 		v.Clusters = append(v.Clusters, cv)
 	}
@@ -179,8 +186,8 @@ func (s *server) pairView(p overlap.Pair) pairView {
 	}
 	pv.A.Speakers, pv.B.Speakers = p.SpeakersA, p.SpeakersB
 	pv.A.When, pv.B.When = formatWhen(p.StartA, nil, s.opts.Location), formatWhen(p.StartB, nil, s.opts.Location)
-	if p.ConferenceA != p.ConferenceB {
-		pv.A.Conference, pv.B.Conference = p.ConferenceA, p.ConferenceB
+	if p.ConferenceA != p.ConferenceB || p.YearA != p.YearB {
+		pv.A.Conference, pv.B.Conference = edition(p.ConferenceA, p.YearA), edition(p.ConferenceB, p.YearB)
 	}
 	for _, h := range p.Passages.A {
 		pv.PassagesA = append(pv.PassagesA, safeHighlight(h))
@@ -209,8 +216,23 @@ func (s *server) conflictView(c overlap.Conflict) conflictView {
 func newResubmissionView(r overlap.Resubmission) resubmissionView {
 	v := resubmissionView{Earlier: ref(r.Earlier, r.TitleEarlier, ""), Later: ref(r.Later, r.TitleLater, ""),
 		Percent: percent(r.Score), Evidence: strings.Join(r.Evidence, ", "), SharedSpeakers: r.SharedSpeakers}
-	v.Earlier.Conference, v.Later.Conference = r.ConferenceEarlier, r.ConferenceLater
+	v.Earlier.Conference, v.Later.Conference = edition(r.ConferenceEarlier, r.YearEarlier), edition(r.ConferenceLater, r.YearLater)
 	return v
+}
+
+// edition names a talk's conference and year for people: the id, and the
+// year when the id does not already say it ("fosdem-2024", "pycon 2025").
+func edition(conf string, year int) string {
+	y := strconv.Itoa(year)
+	switch {
+	case year == 0:
+		return conf
+	case conf == "":
+		return y
+	case strings.Contains(conf, y):
+		return conf
+	}
+	return conf + " " + y
 }
 
 func percent(score float64) int { return int(math.Round(score * 100)) }

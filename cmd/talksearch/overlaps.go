@@ -156,8 +156,12 @@ func printOverlaps(w io.Writer, rep *overlap.Report, talks []index.Talk, source 
 	for _, t := range talks {
 		titles[t.ID] = t.Title
 	}
-	fmt.Fprintf(w, "%d talks from %s: %d pairs scoring %.2f or more, in %d clusters; %d schedule clashes.\n",
-		len(talks), source, len(rep.Pairs), minScore, len(rep.Clusters), len(rep.Clashes))
+	tot := rep.Totals()
+	fmt.Fprintf(w, "%d talks from %s: %d pairs scoring %.2f or more", len(talks), source, tot.Pairs, minScore)
+	if tot.Pairs > len(rep.Pairs) {
+		fmt.Fprintf(w, " (the best %d listed)", len(rep.Pairs))
+	}
+	fmt.Fprintf(w, ", in %d clusters; %d schedule clashes.\nIn all: %s.\n", tot.Clusters, tot.Clashes, tot)
 	for _, f := range rep.Files {
 		fmt.Fprintf(w, "%s: %d rows: %d kept (%d repaired), %d merged, %d skipped.", f.File, f.Rows, f.Kept, f.Repaired, f.Merged, f.Skipped)
 		if f.NaiveTimes > 0 {

@@ -120,7 +120,9 @@ func TestOverlapsManyFiles(t *testing.T) {
 		t.Errorf("stderr %q", stderr)
 	}
 	out, _, err = runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/unclosed-quote.csv", "--csv")
-	if err != nil || !strings.HasPrefix(out, "section,kind,score,a,title_a,b,title_b,") || !strings.Contains(out, "\npair,duplicate,1.000,u1,") {
+	if err != nil || !strings.HasPrefix(out, "section,kind,score,a,conference_a,year_a,title_a,b,conference_b,year_b,title_b,") ||
+		!strings.Contains(out, "\npair,duplicate,1.000,u1,,2026,Monarch Actors for RL,u3,,2026,") ||
+		!strings.HasSuffix(out, "\ntotal,,,,,,,,,,,,,,,,,\"1 pairs, 1 clusters, 0 clashes, 0 conflicts, 0 earlier versions, 0 merged at ingest; rows 5: kept 3 (repaired 0), merged 0, skipped 2\"\n") {
 		t.Errorf("CSV: %v\n%s", err, out)
 	}
 	dir := t.TempDir()

@@ -192,7 +192,7 @@ type frabJSONEvent struct {
 func decodeFrabEvent(file string, line int, raw json.RawMessage) (ev frabJSONEvent, warns []Warning, ok bool) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return ev, []Warning{{File: file, Line: line, Msg: fmt.Sprintf("event is %s, not an object: skipped", shapeOf(raw))}}, false
+		return ev, []Warning{{File: file, Line: line, Msg: fmt.Sprintf("event is %s, not an object: skipped", shapeOf(raw)), Dropped: 1}}, false
 	}
 	name := func() string {
 		if t := jsonText(fields["title"]); t != "" {
@@ -512,6 +512,7 @@ func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc 
 		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
+		warns[len(warns)-1].Dropped = 1
 		return nil, warns
 	}
 	title := t.Title

@@ -216,6 +216,7 @@ func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf 
 		track: ev.Track, room: ev.Room, language: ev.Language, url: ev.URL, kind: ev.Type}.talk(file, conf)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
+		warns[len(warns)-1].Dropped = 1
 		return nil, warns
 	}
 	title := t.Title
@@ -287,7 +288,7 @@ func assignIDs(file string, talks []index.Talk, lines []int) ([]index.Talk, []Wa
 			bySource[t.SourceID] = lines[i]
 		}
 		if first, dup := byID[t.ID]; dup {
-			warns = append(warns, Warning{File: file, Line: lines[i], Msg: fmt.Sprintf("event %q repeats line %d (same title and start, no id): dropped", t.Title, first)})
+			warns = append(warns, Warning{File: file, Line: lines[i], Msg: fmt.Sprintf("event %q repeats line %d (same title and start, no id): dropped", t.Title, first), Dropped: 1})
 			continue
 		}
 		byID[t.ID] = lines[i]

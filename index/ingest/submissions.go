@@ -428,6 +428,13 @@ func (in *Importer) readWhole(f Format, name string, r io.Reader) error {
 		return fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	for _, w := range warns {
+		if w.Dropped > 0 {
+			// Records the reader left out are rows of the file, skipped.
+			in.sum.Rows += w.Dropped - 1
+			in.sum.Skipped += w.Dropped - 1
+			in.skip(w.Line, "%s", w.Msg)
+			continue
+		}
 		in.note(w.Line, ActionRepaired, "%s", w.Msg)
 	}
 	for k, t := range talks {

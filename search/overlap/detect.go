@@ -109,7 +109,7 @@ func detect(talks []index.Talk, opts Options) *Report {
 	found := d.pairs(minScore, clashMin, maxPairs, keepViews(opts))
 
 	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks),
-		min: minScore, scores: found.scores}
+		min: minScore, scores: found.scores, talks: talkInfos(d.talks)}
 	rep.More = found.count - len(found.top)
 	for k := range found.top {
 		d.explain(&found.top[k])
@@ -134,6 +134,7 @@ func detect(talks []index.Talk, opts Options) *Report {
 	}
 	rep.Clashes = d.buildClashes(clashes)
 	rep.Conflicts = d.conflicts(rep.Clashes)
+	rep.scheduleConflicts = len(rep.Conflicts) - len(rep.Clashes)
 	if len(rep.Conflicts) > maxPairs {
 		// Speakers first: a person in two rooms is the conflict to keep.
 		rep.MoreConflicts = len(rep.Conflicts) - maxPairs

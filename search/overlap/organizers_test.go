@@ -217,7 +217,7 @@ func TestResubmissionsAcrossConferences(t *testing.T) {
 	}
 	r := rep.Resubmissions[0]
 	want := Resubmission{Earlier: "fosdem-2024/1", Later: "fosdem-2025/9", TitleEarlier: old.Title, TitleLater: edited.Title,
-		ConferenceEarlier: "fosdem-2024", ConferenceLater: "fosdem-2025", Kind: KindNearDuplicate, Score: r.Score,
+		ConferenceEarlier: "fosdem-2024", ConferenceLater: "fosdem-2025", YearEarlier: 2024, YearLater: 2025, Kind: KindNearDuplicate, Score: r.Score,
 		Resemblance: r.Resemblance, SharedSpeakers: []string{"Ada Lovelace"}, Evidence: []string{"new title", "edited abstract", "same speaker"}}
 	if diff := cmp.Diff(want, r); diff != "" {
 		t.Errorf("resubmission (-want +got):\n%s", diff)
@@ -299,5 +299,29 @@ func TestSharedFOSDEMResubmissions(t *testing.T) {
 	}
 	if !found || len(rep.Resubmissions) < 10 {
 		t.Errorf("%d resubmissions, The state of Go among them: %v", len(rep.Resubmissions), found)
+	}
+}
+
+// A proposal the reader leaves out (no title, withdrawn) is a skipped row
+// of the file, never a repair of a kept one: the counts add up to the
+// records the file holds.
+func TestPretalxLeftOutProposalsAreSkippedRows(t *testing.T) {
+	imp := readImport(t, "testdata/pretalx-untitled.json", ingest.ImportOptions{})
+	want := ingest.FileSummary{File: "pretalx-untitled.json", Format: "pretalx", Rows: 3, Kept: 1, Skipped: 2}
+	got := imp.Summary
+	got.Zone = ""
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	var actions []string
+	for _, n := range imp.Notes {
+		actions = append(actions, n.Action+": "+n.Reason)
+	}
+	wantActions := []string{
+		`skipped: submission "NT0TTL" without a title: skipped`,
+		"skipped: submissions not indexed: 1 withdrawn (the first here)",
+	}
+	if diff := cmp.Diff(wantActions, actions); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
 	}
 }

@@ -91,6 +91,10 @@ type Report struct {
 	scores      scoreCounts
 	pairScores  []float64
 	clusterBest []float64
+	// talks are the compared talks by id (Info); scheduleConflicts counts
+	// the speaker and track conflicts, before MaxPairs.
+	talks             map[string]TalkInfo
+	scheduleConflicts int
 }
 
 // Pair is two talks that overlap, and why.
@@ -118,6 +122,8 @@ type Pair struct {
 	// ConferenceA and ConferenceB are the talks' conference ids.
 	ConferenceA string
 	ConferenceB string
+	// YearA and YearB are the talks' years (0: unknown).
+	YearA, YearB int
 	// Resemblance is the share of word 3-grams the two texts have in common
 	// (Jaccard, 0..1): near 1 means the same text, edited.
 	Resemblance float64
