@@ -1,12 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,10 +22,10 @@ func newOverlapsCmd(g *globals) *cobra.Command {
 		minScore float64
 		asJSON   bool
 		asCSV    bool
-		zoneName string
 	)
+	formats := strings.Join(ingest.FormatNames(), ", ")
 	cmd := &cobra.Command{
-		Use:   "overlaps [--from FILE]... [--min SCORE] [--time-zone ZONE] [--json|--csv]",
+		Use:   "overlaps [--from FILE]... [--min SCORE] [--json|--csv]",
 		Short: "Duplicate and overlapping submissions, resubmissions, and schedule conflicts",
 		Long: `Find the submissions that are the same talk twice (duplicate, near-duplicate,
 or a resubmission: a reworded text by the same speaker) or about the same
@@ -36,37 +36,36 @@ back at a later conference. Each pair is explained by the distinctive terms
 the two talks share, the speakers they share and the sentences of each
 abstract that carry the terms.
 
-Without --from the talks are the seeds'. --from FILE (repeatable: several
-files are analysed together, e.g. two years of one conference) reads
-submissions from a file of any format --seeds reads: CSV (header row;
-columns id, title, abstract, speakers, track, level, room, start, end,
-time_zone, kind, conference, description; only title and abstract
-required; speakers as "Name (Affiliation); Name"), JSON Lines (the same
-fields, or talksearch export's; speakers may also be a list of
-{"name","affiliation","source_id"}), a pretalx API page of submissions,
-frab or pretalx schedule.json, pentabarf/frab schedule XML, or iCalendar.
+Without --from the talks are the seeds' (--seeds, or the embedded ones).
+--from FILE (repeatable: several files are analysed together, e.g. two
+years of one conference) reads submissions in one of these formats: ` + formats + `.
 The format comes from the extension (.csv, .jsonl, .ndjson), otherwise from
-the content. CSV and JSON Lines stream: memory is bounded by the largest
-row, not the file; the other formats are read whole (at most 64 MiB), and
-their talks are known by the source's id (a pretalx code). Every row
-skipped, merged or repaired is reported on stderr with its file, line and
-reason, and each file's counts add up to its rows. Times without a zone in
-CSV and JSON Lines are read in --time-zone (default ` + ingest.DefaultZone + `) unless
-the row names its time_zone. The command fails when a file cannot be read
-or no row of any file could be used.
+the content; Sched pages and abstract dumps, which --seeds also reads, are
+not submissions files. CSV (header row; columns id, title, abstract,
+speakers, track, level, room, start, end, time_zone, kind, conference,
+description; only title and abstract required; speakers as
+"Name (Affiliation); Name") and JSON Lines (the same fields, or talksearch
+export's) stream: memory is bounded by the largest row; the other formats
+are read whole (at most 64 MiB), and their talks are known by the source's
+id (a pretalx code). Every row skipped, merged or repaired is reported on
+stderr with its file, line and reason, and each file's counts add up to its
+rows. Times without a zone are read in the global --time-zone, for --seeds
+and --from alike (for --from CSV and JSON Lines rows that name no
+time_zone, default ` + ingest.DefaultZone + `).
 
 --json prints the same document as GET /api/overlaps, --csv the same table as
-GET /api/overlaps.csv.`,
+GET /api/overlaps.csv; not both. Exit status 2 for a usage error (--min out
+of 0..1, --json with --csv), 1 when a file cannot be read or no row of any
+file could be used.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if minScore < 0 || minScore > 1 {
-				return fmt.Errorf("--min %v: want a score between 0 and 1", minScore)
+			if !(minScore >= 0 && minScore <= 1) {
+				return usage(fmt.Errorf("--min %v: want a score between 0 and 1", minScore))
 			}
-			zone, err := time.LoadLocation(zoneName)
-			if err != nil {
-				return fmt.Errorf("--time-zone %q: want an IANA zone name such as Europe/Paris: %w", zoneName, err)
+			if asJSON && asCSV {
+				return usage(errors.New("--json and --csv: choose one format"))
 			}
-			talks, files, notes, source, err := g.overlapTalks(from, ingest.ImportOptions{Location: zone})
+			talks, files, notes, source, err := g.overlapTalks(from, ingest.ImportOptions{Location: g.zone})
 			if err != nil {
 				return err
 			}
@@ -86,11 +85,10 @@ GET /api/overlaps.csv.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&from, "from", nil, "file of submissions (CSV, JSON Lines, pretalx, frab XML or JSON, iCalendar), repeatable (default: the seeds)")
+	fl.StringArrayVar(&from, "from", nil, "file of submissions ("+formats+"), repeatable (default: the seeds)")
 	fl.Float64Var(&minScore, "min", 0, fmt.Sprintf("lowest pair score to report, 0..1 (0 means %.2f)", overlap.DefaultMin))
 	fl.BoolVar(&asJSON, "json", false, "print the report as the API's JSON document")
-	fl.BoolVar(&asCSV, "csv", false, "print the report as CSV (GET /api/overlaps.csv): pairs, conflicts, resubmissions, noted rows")
-	fl.StringVar(&zoneName, "time-zone", ingest.DefaultZone, "IANA zone of times written without one in --from CSV and JSON Lines files")
+	fl.BoolVar(&asCSV, "csv", false, "print the report as CSV (GET /api/overlaps.csv): pairs, conflicts, resubmissions, noted rows, totals")
 	return cmd
 }
 

@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/talksearch/talksearch/index/ingest"
 	"github.com/talksearch/talksearch/search/overlap"
@@ -141,7 +143,93 @@ func TestOverlapsManyFiles(t *testing.T) {
 		t.Errorf("pretalx export: err %v\n%s", err, out)
 	}
 	_, _, err = runCmd(t, nil, "overlaps", "--from", bad, "--time-zone", "Mars/Base")
-	if err == nil || !strings.HasPrefix(err.Error(), `--time-zone "Mars/Base": want an IANA zone name`) {
+	if err == nil || !strings.HasPrefix(err.Error(), `--time-zone: time zone "Mars/Base": unknown time zone`) || exitCode(err) != exitUsage {
 		t.Errorf("bad zone: err %v", err)
+	}
+}
+
+// A schedule naming no zone, two similar talks in one slot: the times in
+// the report show which zone they were read in.
+const zonelessFrab = `<?xml version="1.0" encoding="UTF-8"?>
+<schedule>
+  <conference><acronym>tzc-2026</acronym><title>Zone Test Conf 2026</title></conference>
+  <day index="1" date="2026-03-07">
+    <room name="Hall 1">
+      <event id="1"><start>10:00</start><duration>00:30</duration><room>Hall 1</room>
+        <title>Tidewater schedulers for batch queues</title><type>talk</type>
+        <abstract>Tidewater schedules batch queues on shared clusters with fair share quotas and preemption of idle jobs.</abstract>
+        <persons><person id="9">Ines Marlow</person></persons></event>
+    </room>
+    <room name="Hall 2">
+      <event id="2"><start>10:00</start><duration>00:30</duration><room>Hall 2</room>
+        <title>Fair share quotas in Tidewater batch queues</title><type>talk</type>
+        <abstract>Fair share quotas and preemption of idle jobs keep Tidewater batch queues moving on shared clusters.</abstract>
+        <persons><person id="10">Oskar Lind</person></persons></event>
+    </room>
+  </day>
+</schedule>
+`
+
+// The global --time-zone is the one zone of times that name none, for
+// --seeds and --from alike, wherever it is written on the command line.
+func TestOverlapsTimeZoneEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	xml := filepath.Join(dir, "tzc-2026.xml")
+	csvPath := filepath.Join(dir, "cfp.csv")
+	if err := os.WriteFile(xml, []byte(zonelessFrab), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	csvRows := "id,title,abstract,room,start,end\n" +
+		"c1,Tidewater schedulers for batch queues,Tidewater schedules batch queues on shared clusters with fair share quotas and preemption of idle jobs.,Hall 1,2026-03-07 10:00,2026-03-07 10:30\n" +
+		"c2,Fair share quotas in Tidewater batch queues,Fair share quotas and preemption of idle jobs keep Tidewater batch queues moving on shared clusters.,Hall 2,2026-03-07 10:00,2026-03-07 10:30\n"
+	if err := os.WriteFile(csvPath, []byte(csvRows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--time-zone", "America/New_York", "--seeds", xml, "overlaps", "--json"},
+		{"overlaps", "--seeds", xml, "--time-zone", "America/New_York", "--json"},
+		{"overlaps", "--from", xml, "--time-zone", "America/New_York", "--json"},
+		{"--time-zone", "America/New_York", "overlaps", "--from", csvPath, "--json"},
+	} {
+		out, _, err := runCmd(t, nil, args...)
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		var doc web.OverlapsDoc
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		if len(doc.Pairs) != 1 || doc.Pairs[0].StartA == nil || doc.Pairs[0].StartA.Format(time.RFC3339) != "2026-03-07T10:00:00-05:00" {
+			t.Errorf("%q: pairs %+v, want one starting 10:00 in New York", args, doc.Pairs)
+		}
+	}
+}
+
+// Usage errors exit 2; contradictory formats are refused.
+func TestOverlapsUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"overlaps", "--min", "2"},
+		{"overlaps", "--min", "-0.1"},
+		{"overlaps", "--min", "NaN"},
+		{"overlaps", "--json", "--csv"},
+		{"overlaps", "--time-zone", "Mars/Olympus"},
+	} {
+		out, _, err := runCmd(t, nil, args...)
+		if code := exitCode(err); code != exitUsage || out != "" {
+			t.Errorf("%q: exit %d (%v), output %q; want %d and nothing", args, code, err, out, exitUsage)
+		}
+	}
+}
+
+// The help names the formats the ingest registry reads, all of them.
+func TestOverlapsHelpNamesFormats(t *testing.T) {
+	out, _, err := runCmd(t, nil, "overlaps", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ingest.FormatNames() {
+		if !strings.Contains(out, f) {
+			t.Errorf("help lacks the format %s", f)
+		}
 	}
 }

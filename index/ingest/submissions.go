@@ -423,7 +423,9 @@ func (in *Importer) readWhole(f Format, name string, r io.Reader) error {
 	if len(data) > MaxFileSize {
 		return fmt.Errorf("%s document is larger than %d MiB", f.Name(), MaxFileSize>>20)
 	}
-	talks, warns, err := f.Read(name, withoutBOM(data), Options{})
+	// The caller's zone (--time-zone) is the document's where it names
+	// none, as for seed files; without one the reader says it read UTC.
+	talks, warns, err := f.Read(name, withoutBOM(data), Options{TimeZone: in.opt.Location})
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Name(), err)
 	}
