@@ -141,7 +141,17 @@ type OverlapsDoc struct {
 	MoreConflicts     int               `json:"more_conflicts,omitempty"`
 	Resubmissions     []ResubmissionDoc `json:"resubmissions"`
 	MoreResubmissions int               `json:"more_resubmissions,omitempty"`
+	Recurring         []RecurringDoc    `json:"recurring"`
 	Totals            TotalsDoc         `json:"totals"`
+}
+
+// RecurringDoc is one session every edition holds (overlap.Recurring).
+type RecurringDoc struct {
+	Title       string   `json:"title"`
+	Years       []int    `json:"years"`
+	Conferences []string `json:"conferences"`
+	IDs         []string `json:"ids"`
+	Evidence    []string `json:"evidence"`
 }
 
 // TotalsDoc counts the report (overlap.Totals): the lists may hold fewer.
@@ -151,6 +161,7 @@ type TotalsDoc struct {
 	Clashes       int `json:"clashes"`
 	Conflicts     int `json:"conflicts"`
 	Resubmissions int `json:"resubmissions"`
+	Recurring     int `json:"recurring"`
 	Merged        int `json:"merged"`
 	Rows          int `json:"rows"`
 	Kept          int `json:"kept"`
@@ -403,6 +414,10 @@ func NewOverlapsDoc(r *overlap.Report) OverlapsDoc {
 	doc.Conflicts = newConflictDocs(r.Conflicts)
 	doc.Resubmissions = newResubmissionDocs(r.Resubmissions)
 	doc.Totals = TotalsDoc(r.Totals())
+	doc.Recurring = make([]RecurringDoc, len(r.Recurring))
+	for i, rc := range r.Recurring {
+		doc.Recurring[i] = RecurringDoc{rc.Title, nonNil(rc.Years), nonNil(rc.Conferences), nonNil(rc.IDs), nonNil(rc.Evidence)}
+	}
 	return doc
 }
 

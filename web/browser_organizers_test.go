@@ -89,7 +89,7 @@ func TestBrowserUpload(t *testing.T) {
 	// Ada Lovelace gives s01 (Room A) and u1 (from the other file) at 10:00;
 	// the two Compilers talks run at once in rooms A and B.
 	wantConflicts := []string{
-		"Speaker in two places: Ada Lovelace|Wed 8 Apr, 10:00–10:30|Scaling RL Post-Training With Monarch ActorsRoom A|Monarch Actors for RL",
+		"Speaker double-booked: Ada Lovelace|Wed 8 Apr, 10:00–10:30|Scaling RL Post-Training With Monarch ActorsRoom A|Monarch Actors for RL",
 		"Track against itself: Compilers|Wed 8 Apr, 14:15–14:30|CUDA Graphs Without TearsRoom A|Less CPU Overhead With torch.compile's C++ WrapperRoom B",
 	}
 	if strings.Join(got.Conflict, "\n") != strings.Join(wantConflicts, "\n") {

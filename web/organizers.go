@@ -328,6 +328,9 @@ func (s *server) uploadView(rep *overlap.Report, min string) (overlapsPage, erro
 		unlink(&v.Resubmissions[k].Earlier)
 		unlink(&v.Resubmissions[k].Later)
 	}
+	for k := range v.Recurring {
+		v.Recurring[k].URL = ""
+	}
 	return v, nil
 }
 

@@ -383,7 +383,7 @@ func TestOverlapsPageShowsNOfM(t *testing.T) {
 		`<a href="#clashes">Schedule clashes (7)</a>`,
 		`<p class="showing">Showing 1 of 4692 pairs, the best first;`,
 		`<p class="showing">Showing 1 of 7 clashes, the most similar first.</p>`,
-		`<p class="totals">In all: 4692 pairs, 1 clusters, 7 clashes, 0 conflicts, 0 earlier versions, 1 merged at ingest.</p>`,
+		`<p class="totals">In all: 4692 pairs, 1 clusters, 7 clashes, 0 conflicts, 0 earlier versions, 0 recurring sessions, 1 merged at ingest.</p>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
@@ -400,7 +400,7 @@ func TestOverlapsPageShowsNOfM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := recs[len(recs)-1]; last[0] != "total" || last[17] != "4692 pairs, 1 clusters, 7 clashes, 0 conflicts, 0 earlier versions, 1 merged at ingest" {
+	if last := recs[len(recs)-1]; last[0] != "total" || last[17] != "4692 pairs, 1 clusters, 7 clashes, 0 conflicts, 0 earlier versions, 0 recurring sessions, 1 merged at ingest" {
 		t.Errorf("CSV total %q", last)
 	}
 }

@@ -30,6 +30,7 @@ type overlapsPage struct {
 	Clashes       []clashView
 	Conflicts     []conflictView // speaker and track conflicts (the similar ones are Clashes)
 	Resubmissions []resubmissionView
+	Recurring     []recurringView
 	Merged        []overlap.Merged
 	// UploadEnabled shows the upload form (the server has a reload
 	// token); Formats lists what it reads.
@@ -84,6 +85,14 @@ type resubmissionView struct {
 	Percent        int
 	Evidence       string
 	SharedSpeakers []string
+}
+
+// recurringView is one session held at every edition, on one line.
+type recurringView struct {
+	Title    string
+	URL      string // the latest edition's talk; empty for uploads
+	Editions string // "fosdem-2024, fosdem-2025"
+	Evidence string
 }
 
 type clashView struct {
@@ -154,6 +163,14 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 		}
 		v.Resubmissions = append(v.Resubmissions, newResubmissionView(r))
 	}
+	for _, r := range rep.Recurring {
+		eds := make([]string, len(r.IDs))
+		for k := range r.IDs {
+			eds[k] = edition(r.Conferences[k], r.Years[k])
+		}
+		v.Recurring = append(v.Recurring, recurringView{Title: r.Title, URL: "/talks/" + r.IDs[len(r.IDs)-1],
+			Editions: strings.Join(eds, ", "), Evidence: strings.Join(r.Evidence, ", ")})
+	}
 	for _, cl := range rep.Clashes {
 		cv := clashView{A: ref(cl.A, cl.TitleA, cl.RoomA), B: ref(cl.B, cl.TitleB, cl.RoomB), Percent: percent(cl.Score)}
 		if !cl.Start.IsZero() {
@@ -204,7 +221,7 @@ func (s *server) conflictView(c overlap.Conflict) conflictView {
 		When: formatWhen(&start, &end, s.opts.Location)}
 	switch c.Kind {
 	case overlap.ConflictSpeaker:
-		v.Kind, v.Subject = "Speaker in two places", c.Speaker
+		v.Kind, v.Subject = "Speaker double-booked", c.Speaker
 	case overlap.ConflictTrack:
 		v.Kind, v.Subject = "Track against itself", c.Track
 	default:
@@ -246,8 +263,10 @@ func pairKindLabel(kind string) string {
 		return "Near-duplicate"
 	case overlap.KindTopical:
 		return "Same topic"
+	case overlap.KindSameSpeaker:
+		return "Same speaker, similar subject"
 	case overlap.KindResubmission:
-		return "Resubmission (same speaker)"
+		return "Resubmission (earlier edition)"
 	default:
 		return kind
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -247,6 +248,16 @@ func printConflicts(w io.Writer, rep *overlap.Report) {
 		if len(r.SharedSpeakers) > 0 {
 			fmt.Fprintf(w, "    same speaker: %s\n", strings.Join(r.SharedSpeakers, ", "))
 		}
+	}
+	if len(rep.Recurring) > 0 {
+		fmt.Fprintln(w, "\nRecurring sessions: held at every edition, one line each")
+	}
+	for i, r := range rep.Recurring {
+		years := make([]string, len(r.Years))
+		for k, y := range r.Years {
+			years[k] = strconv.Itoa(y)
+		}
+		fmt.Fprintf(w, "%2d. %s (%s; %s)  [%s]\n", i+1, r.Title, strings.Join(years, ", "), strings.Join(r.Evidence, ", "), strings.Join(r.IDs, ", "))
 	}
 }
 

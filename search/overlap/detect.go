@@ -68,6 +68,10 @@ type detector struct {
 	spk       []speakerSet
 	titleKeys []uint64
 	generic   []bool // per term (generic.go)
+	// clashable marks the talks that can clash (findings.go).
+	clashable []bool
+	// boiler are the corpus's boilerplate sentences (boilerplate.go).
+	boiler *boilerplate
 }
 
 // Detect finds the overlapping pairs, clusters and clashes among talks.
@@ -141,6 +145,7 @@ func detect(talks []index.Talk, opts Options) *Report {
 		rep.Conflicts = rep.Conflicts[:maxPairs]
 	}
 	rep.Resubmissions, rep.MoreResubmissions = d.buildResubmissions(found.resubs, maxPairs)
+	rep.Recurring = d.buildRecurring(found.recurring)
 	if keepViews(opts) {
 		rep.similar = &similarIndex{d: keepDetector(d), near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}
 		for k, t := range d.talks {
@@ -159,6 +164,7 @@ func newDetector(talks []index.Talk) *detector {
 	}
 	d.vecs = make([]termvec.Vector, len(d.talks))
 	d.keys = make([]uint64, len(d.talks))
+	d.boiler = learnBoilerplate(d.talks, d.an)
 	d.count()
 	for k, t := range d.talks {
 		if key := textKey(t); key != "" {
@@ -175,6 +181,10 @@ func newDetector(talks []index.Talk) *detector {
 	d.titleKeys = make([]uint64, len(d.talks))
 	for k, t := range d.talks {
 		d.spk[k], d.titleKeys[k] = newSpeakerSet(t), titleKey(t.Title)
+	}
+	d.clashable = make([]bool, len(d.talks))
+	for k := range d.talks {
+		d.clashable[k] = d.clashCandidate(k)
 	}
 	d.texts = make([]*talkText, len(d.talks))
 	d.shs = make([][]uint64, len(d.talks))
@@ -199,7 +209,7 @@ func (d *detector) count() {
 			wg.Go(func() {
 				for i := w; i < n; i += workers {
 					t := d.talks[base+i]
-					occs[i] = d.an.terms(t.Title, t.Abstract)
+					occs[i] = d.boiler.filter(d.an.terms(t.Title, d.boiler.strip(t.Abstract)))
 				}
 			})
 		}
@@ -230,7 +240,8 @@ func (d *detector) sameText(i, j int) bool {
 func (d *detector) pairs(minScore, clashMin float64, maxPairs int, keep bool) *pairSet {
 	t := math.Min(minScore, clashMin)
 	newSet := func() *pairSet {
-		s := &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks, resub: d.isResubmission}
+		s := &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks, clashable: d.clashable,
+			classify: d.classify}
 		if keep {
 			s.near = make([][]pairInfo, len(d.talks))
 		}
@@ -321,13 +332,24 @@ type pairSet struct {
 	clashes            []pairInfo
 	// near and resubs are similar.go's and resubmissions.go's (see extra).
 	near   [][]pairInfo
-	resub  func(pairInfo) bool
 	resubs []pairInfo
+	// classify names each pair (findings.go); recurring are the pairs of
+	// recurring sessions, kept apart; clashable the clash candidates.
+	classify  func(pairInfo) pairInfo
+	recurring []pairInfo
+	clashable []bool
 }
 
 func (s *pairSet) add(p pairInfo) {
+	if s.classify != nil {
+		p = s.classify(p)
+	}
 	s.extra(p)
-	if p.score >= s.clashMin && s.talks[p.i].Clashes(s.talks[p.j]) {
+	if p.kind == KindRecurring {
+		s.recurring = append(s.recurring, p)
+		return
+	}
+	if p.score >= s.clashMin && s.clashable[p.i] && s.clashable[p.j] && s.talks[p.i].Clashes(s.talks[p.j]) {
 		s.clashes = append(s.clashes, p)
 	}
 	if p.score < s.minScore {
@@ -353,6 +375,7 @@ func (s *pairSet) merge(o *pairSet) {
 	}
 	s.count += o.count
 	s.scores.merge(&o.scores)
+	s.recurring = append(s.recurring, o.recurring...)
 	s.clashes = append(s.clashes, o.clashes...)
 	s.mergeExtra(o)
 }

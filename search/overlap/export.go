@@ -19,7 +19,8 @@ var CSVHeader = []string{"section", "kind", "score",
 // WriteCSV writes the report for a spreadsheet: sections pair (detail: the
 // shared speakers and terms), conflict (the span both talks share in
 // start_a/start_b, detail: the speaker or track), resubmission (a is the
-// earlier version; detail: the evidence), row (a: the file, detail: line
+// earlier version; detail: the evidence), recurring (a the first edition's
+// talk, b the latest's; detail: the years and the evidence), row (a: the file, detail: line
 // and reason), file (a: the file, detail: its counts) and one total row
 // (detail: the report's Totals, as the page and the CLI print them).
 // Passages are left out: they are HTML.
@@ -84,6 +85,15 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			"", "", "", "", "", "", strings.Join(rs.Evidence, "; "))
 	}
 	blank := make([]string, 6)
+	for _, rc := range r.Recurring {
+		years := make([]string, len(rc.Years))
+		for k, y := range rc.Years {
+			years[k] = strconv.Itoa(y)
+		}
+		first, last := rc.IDs[0], rc.IDs[len(rc.IDs)-1]
+		row("recurring", KindRecurring, "", first, r.Info(first).Title, last, rc.Title,
+			"", "", "", "", "", "", "editions "+strings.Join(years, ", ")+": "+strings.Join(rc.Evidence, "; "))
+	}
 	for _, n := range r.Skipped {
 		write(append([]string{"row", n.Action, "", n.File, "", "", "", "", "", "", ""},
 			append(blank, fmt.Sprintf("line %d: %s", n.Line, n.Reason))...)...)

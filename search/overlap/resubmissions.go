@@ -45,7 +45,7 @@ func (d *detector) isResubmission(p pairInfo) bool {
 		return false
 	}
 	switch p.kind {
-	case KindDuplicate, KindNearDuplicate, KindResubmission:
+	case KindDuplicate, KindNearDuplicate, KindSameSpeaker, KindResubmission:
 		return true
 	}
 	if d.titleKeys[p.i] != 0 && d.titleKeys[p.i] == d.titleKeys[p.j] {

@@ -70,7 +70,7 @@ func (s *pairSet) addNear(p pairInfo) {
 // see every pair found, whatever its score.
 func (s *pairSet) extra(p pairInfo) {
 	s.addNear(p)
-	if s.resub != nil && s.resub(p) {
+	if p.kind == KindResubmission {
 		s.resubs = append(s.resubs, p)
 	}
 }
@@ -78,9 +78,9 @@ func (s *pairSet) extra(p pairInfo) {
 // mergeExtra is pairSet.merge's hook.
 func (s *pairSet) mergeExtra(o *pairSet) {
 	if s.near != nil {
-		for _, l := range o.near {
+		for k, l := range o.near {
 			for _, p := range l {
-				if p.i < p.j { // each pair is in two lists; add it once
+				if k == p.i { // each pair is in two lists; add it once
 					s.addNear(p)
 				}
 			}

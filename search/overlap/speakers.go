@@ -139,7 +139,7 @@ func (d *detector) speakerScore(p *pairInfo) {
 	if min(d.vecs[p.i].Len(), d.vecs[p.j].Len()) < minTerms {
 		return
 	}
-	p.kind = KindResubmission
+	p.kind = KindSameSpeaker
 	p.score = 1 - (1-p.cos)*(1-speakerEvidence)
 }
 

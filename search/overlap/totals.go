@@ -23,7 +23,7 @@ type TalkInfo struct {
 type Totals struct {
 	// Conflicts are the speaker and track conflicts; the similar talks in
 	// parallel are the Clashes.
-	Pairs, Clusters, Clashes, Conflicts, Resubmissions, Merged int
+	Pairs, Clusters, Clashes, Conflicts, Resubmissions, Recurring, Merged int
 	// The files' rows: Rows = Kept + MergedRows + Skipped, Repaired among
 	// the Kept.
 	Rows, Kept, Repaired, MergedRows, Skipped int
@@ -34,7 +34,7 @@ func (r *Report) Totals() Totals {
 	t := Totals{
 		Pairs: len(r.Pairs) + r.More, Clusters: len(r.Clusters), Clashes: len(r.Clashes) + r.MoreClashes,
 		Conflicts: r.scheduleConflicts, Resubmissions: len(r.Resubmissions) + r.MoreResubmissions,
-		Merged: len(r.Merged),
+		Recurring: len(r.Recurring), Merged: len(r.Merged),
 	}
 	for _, f := range r.Files {
 		t.Rows += f.Rows
@@ -49,8 +49,8 @@ func (r *Report) Totals() Totals {
 // String is the totals in one line, as the CLI, the page and the CSV say
 // them.
 func (t Totals) String() string {
-	s := fmt.Sprintf("%d pairs, %d clusters, %d clashes, %d conflicts, %d earlier versions, %d merged at ingest",
-		t.Pairs, t.Clusters, t.Clashes, t.Conflicts, t.Resubmissions, t.Merged)
+	s := fmt.Sprintf("%d pairs, %d clusters, %d clashes, %d conflicts, %d earlier versions, %d recurring sessions, %d merged at ingest",
+		t.Pairs, t.Clusters, t.Clashes, t.Conflicts, t.Resubmissions, t.Recurring, t.Merged)
 	if t.Rows > 0 {
 		s += fmt.Sprintf("; rows %d: kept %d (repaired %d), merged %d, skipped %d", t.Rows, t.Kept, t.Repaired, t.MergedRows, t.Skipped)
 	}

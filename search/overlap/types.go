@@ -6,14 +6,22 @@ import (
 	"github.com/talksearch/talksearch/index/ingest"
 )
 
-// Kinds of overlap between two talks.
+// Kinds of finding between two talks.
 const (
-	KindDuplicate     = "duplicate"      // the same text (merged at ingest, or identical submissions)
-	KindNearDuplicate = "near-duplicate" // the same text, edited
+	KindDuplicate     = "duplicate"      // the same proposal twice in one call (identical texts)
+	KindNearDuplicate = "near-duplicate" // the same proposal twice in one call, edited
 	KindTopical       = "topical"        // different texts about the same thing
-	// KindResubmission is a reworded text by the same speaker: the same
-	// proposal submitted again.
+	// KindSameSpeaker is two proposals of one programme by the same
+	// speaker on a similar subject: one proposal reworded, or two the
+	// committee wants side by side.
+	KindSameSpeaker = "same-speaker"
+	// KindResubmission is a proposal that was in an earlier edition: the
+	// same or an edited text, the same title, or the same speaker on a
+	// similar text, at another conference.
 	KindResubmission = "resubmission"
+	// KindRecurring is a session held at every edition (Report.Recurring),
+	// never listed among the pairs.
+	KindRecurring = "recurring"
 )
 
 // Thresholds used when Options leave them at zero. They were chosen on the
@@ -81,6 +89,8 @@ type Report struct {
 	Resubmissions []Resubmission
 	// MoreResubmissions is how many MaxPairs left out.
 	MoreResubmissions int
+	// Recurring are the sessions every edition holds, one line each.
+	Recurring []Recurring
 	// similar answers Talk; nil for a report not made by Detect.
 	similar *similarIndex
 	// min is the minimum the pairs were found at, scores how many pairs
