@@ -253,7 +253,11 @@ func (s *server) analyseUpload(up *upload) uploadAnswer {
 		}
 		files = append(files, sum)
 	}
-	rep := overlap.Detect(talks, overlap.Options{Min: min})
+	dopt := overlap.Options{Min: min}
+	if len(talks) < overlap.SmallCall {
+		dopt.Background = s.s.Talks() // a small call borrows the served conferences' statistics
+	}
+	rep := overlap.Detect(talks, dopt)
 	rep.Skipped, rep.Files = in.Notes(), files
 	a := uploadAnswer{code: http.StatusOK, hits: len(rep.Pairs)}
 	if len(talks) == 0 {

@@ -50,7 +50,8 @@ export's) stream: memory is bounded by the largest row; the other formats
 are read whole (at most 64 MiB), and their talks are known by the source's
 id (a pretalx code). Every row skipped, merged or repaired is reported on
 stderr with its file, line and reason, and each file's counts add up to its
-rows. Times without a zone are read in the global --time-zone, for --seeds
+rows. A call of fewer than 50 submissions borrows its term statistics from
+the seeds (--seeds, or the embedded ones). Times without a zone are read in the global --time-zone, for --seeds
 and --from alike (for --from CSV and JSON Lines rows that name no
 time_zone, default ` + ingest.DefaultZone + `).
 
@@ -70,7 +71,16 @@ file could be used.`,
 			if err != nil {
 				return err
 			}
-			rep := overlap.Detect(talks, overlap.Options{Min: minScore})
+			opt := overlap.Options{Min: minScore}
+			if len(from) > 0 && len(talks) < overlap.SmallCall {
+				// A small call borrows its term statistics from the seeds.
+				c, err := g.loadCorpus()
+				if err != nil {
+					return fmt.Errorf("background corpus for a call of %d submissions: %w", len(talks), err)
+				}
+				opt.Background = c.Talks
+			}
+			rep := overlap.Detect(talks, opt)
 			rep.Skipped, rep.Files = notes, files
 			if asJSON {
 				return writeJSON(g.stdout, web.OverlapsJSON, rep)

@@ -42,11 +42,11 @@ func TestOverlapsText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"9 talks from ../../search/overlap/testdata/submissions.jsonl: 4 pairs scoring 0.30 or more, in 2 clusters; 1 schedule clashes.",
-		" 1. Monarch, RL, post-training (4 talks)\n    - Scaling RL Post-Training With Monarch Actors  [s01]",
-		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    same speaker: Ada Lovelace\n    shared: RL, post-training, Monarch",
+		" 1. Monarch, actors, post-training (4 talks)\n    - Scaling RL Post-Training With Monarch Actors  [s01]",
+		" 1. 1.000 duplicate\n    A: Scaling RL Post-Training With Monarch Actors  [s01]\n    B: Scaling RL Post-Training With Monarch Actors  [s02]\n    same speaker: Ada Lovelace\n    shared: post-training, actors, RL, Monarch",
 		"    A> We show how [Monarch actors] and process meshes orchestrate an asynchronous [RL loop] from a single Python program.",
-		" 4. 0.358 topical\n    A: CUDA Graphs Without Tears  [s05]",
-		"Schedule clashes: similar talks at the same time in different rooms\n 1. 0.358  Wed Apr 8 14:15 – 14:30\n    Room A: CUDA Graphs Without Tears  [s05]\n    Room B: Less CPU Overhead With torch.compile's C++ Wrapper  [s06]",
+		" 4. 0.326 topical\n    A: CUDA Graphs Without Tears  [s05]",
+		"Schedule clashes: similar talks at the same time in different rooms\n 1. 0.326  Wed Apr 8 14:15 – 14:30\n    Room A: CUDA Graphs Without Tears  [s05]\n    Room B: Less CPU Overhead With torch.compile's C++ Wrapper  [s06]",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q\n%s", want, out)
@@ -140,7 +140,7 @@ func TestOverlapsManyFiles(t *testing.T) {
 	// A pretalx API export is read by index/ingest's reader: its same-speaker
 	// resubmission and its double-booked speaker are reported.
 	out, _, err = runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/pretalx-submissions.json")
-	if err != nil || !strings.Contains(out, "0.795 same-speaker") || !strings.Contains(out, "same speaker: Ada Lovelace") || !strings.Contains(out, " 2. speaker Grace Hopper  Wed Apr 8 14:20 – 14:30") {
+	if err != nil || !strings.Contains(out, "0.848 same-speaker") || !strings.Contains(out, "same speaker: Ada Lovelace") || !strings.Contains(out, " 2. speaker Grace Hopper  Wed Apr 8 14:20 – 14:30") {
 		t.Errorf("pretalx export: err %v\n%s", err, out)
 	}
 	_, _, err = runCmd(t, nil, "overlaps", "--from", bad, "--time-zone", "Mars/Base")
@@ -232,5 +232,21 @@ func TestOverlapsHelpNamesFormats(t *testing.T) {
 		if !strings.Contains(out, f) {
 			t.Errorf("help lacks the format %s", f)
 		}
+	}
+}
+
+// A small call read with --from borrows the seeds' statistics: its
+// reworded same-speaker pair is the top finding.
+func TestOverlapsSmallCallTopFinding(t *testing.T) {
+	out, _, err := runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/small-cfp.json", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc web.OverlapsDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Pairs) == 0 || doc.Pairs[0].A != "GX1PYG" || doc.Pairs[0].B != "GX2GEO" || doc.Pairs[0].Kind != overlap.KindSameSpeaker || doc.Pairs[0].Score != 0.779 {
+		t.Errorf("pairs %+v, want GX1PYG/GX2GEO same-speaker at 0.779 first", doc.Pairs)
 	}
 }

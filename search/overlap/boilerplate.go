@@ -149,3 +149,21 @@ func sentenceKey(s string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// SmallCall is the size under which a call for papers has too few texts
+// for its own term statistics: a word two of its eight proposals use
+// looks rare and a topic word looks common. Such a call counts document
+// frequencies over Options.Background too.
+const SmallCall = 50
+
+// borrow adds the background's texts to the document frequencies, without
+// making them talks of the report.
+func (d *detector) borrow(background []index.Talk) {
+	for _, t := range background {
+		if t.Kind == index.KindBreak {
+			continue
+		}
+		d.voc.Count(d.boiler.filter(d.an.terms(t.Title, d.boiler.strip(t.Abstract))))
+		d.docs++
+	}
+}

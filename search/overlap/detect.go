@@ -72,6 +72,9 @@ type detector struct {
 	clashable []bool
 	// boiler are the corpus's boilerplate sentences (boilerplate.go).
 	boiler *boilerplate
+	// docs is how many texts the document frequencies count: the talks,
+	// and a small call's background (borrow).
+	docs int
 }
 
 // Detect finds the overlapping pairs, clusters and clashes among talks.
@@ -109,7 +112,7 @@ func detect(talks []index.Talk, opts Options) *Report {
 	if maxPairs <= 0 {
 		maxPairs = DefaultMaxPairs
 	}
-	d := newDetector(talks)
+	d := newDetector(talks, opts.Background)
 	found := d.pairs(minScore, clashMin, maxPairs, keepViews(opts))
 
 	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks),
@@ -155,7 +158,7 @@ func detect(talks []index.Talk, opts Options) *Report {
 	return rep
 }
 
-func newDetector(talks []index.Talk) *detector {
+func newDetector(talks, background []index.Talk) *detector {
 	d := &detector{an: newTextAnalyzer(), voc: &termvec.Vocab{}}
 	for _, t := range talks {
 		if t.Kind != index.KindBreak {
@@ -166,6 +169,10 @@ func newDetector(talks []index.Talk) *detector {
 	d.keys = make([]uint64, len(d.talks))
 	d.boiler = learnBoilerplate(d.talks, d.an)
 	d.count()
+	d.docs = len(d.talks)
+	if len(d.talks) < SmallCall {
+		d.borrow(background)
+	}
 	for k, t := range d.talks {
 		if key := textKey(t); key != "" {
 			h := fnv.New64a()
@@ -174,7 +181,7 @@ func newDetector(talks []index.Talk) *detector {
 		}
 	}
 	for k, v := range d.vecs {
-		d.vecs[k] = d.voc.Weigh(v, len(d.talks), nil)
+		d.vecs[k] = d.voc.Weigh(v, d.docs, nil)
 	}
 	d.generic = d.genericTerms()
 	d.spk = make([]speakerSet, len(d.talks))

@@ -381,7 +381,7 @@ func TestMultiEditionRecurringAndWelcomes(t *testing.T) {
 			t.Errorf("two welcomes paired: %s / %s (%v)", p.A, p.B, p.SharedTerms)
 		}
 	}
-	d := newDetector(talks)
+	d := newDetector(talks, nil)
 	if !d.boiler.sentences[sentenceKey("Please silence your phones and join the devroom chat to ask questions.")] {
 		t.Error("the welcomes' shared sentence is not learnt as boilerplate")
 	}
@@ -392,5 +392,38 @@ func TestMultiEditionRecurringAndWelcomes(t *testing.T) {
 	}
 	if d.boiler.terms[analysis.AnalyzeTerms("Rivulet")[0]] {
 		t.Error("a subject, Rivulet, taken for boilerplate")
+	}
+}
+
+// An eight-proposal call, pretalx-style: one speaker's two proposals on
+// multi-GPU graph learning share no title word (PyG and PyTorch
+// Geometric, GPU and accelerator). With the seeds as background corpus
+// and the PyG alias (names.txt) they are the top finding, same speaker,
+// and borrowing the statistics lifts them: in eight texts a word two
+// proposals share looks common.
+func TestSmallCallBorrowsStatistics(t *testing.T) {
+	imp := readImport(t, "testdata/small-cfp.json", ingest.ImportOptions{})
+	if len(imp.Talks) != 8 {
+		t.Fatalf("%d proposals, want 8", len(imp.Talks))
+	}
+	own := Detect(imp.Talks, Options{})
+	rep := Detect(imp.Talks, Options{Background: seedTalks(t)})
+	if len(rep.Pairs) == 0 {
+		t.Fatal("no finding")
+	}
+	p := rep.Pairs[0]
+	if p.A != "GX1PYG" || p.B != "GX2GEO" || p.Kind != KindSameSpeaker || !cmp.Equal(p.SharedSpeakers, []string{"Mirela Stan"}) {
+		t.Errorf("top finding %s/%s %s %v, want GX1PYG/GX2GEO same-speaker by Mirela Stan", p.A, p.B, p.Kind, p.SharedSpeakers)
+	}
+	if len(p.SharedTerms) == 0 || p.SharedTerms[0] != "PyG" {
+		t.Errorf("shared terms %v, want PyG (PyTorch Geometric) first", p.SharedTerms)
+	}
+	if p.Score != 0.779 || len(own.Pairs) == 0 || own.Pairs[0].Score != 0.714 {
+		t.Errorf("score %.3f with the seeds' statistics, %v alone; want 0.779 and 0.714", p.Score, own.Pairs)
+	}
+	for _, q := range rep.Pairs {
+		if q.A != "GX1PYG" && q.B != "GX1PYG" && q.A != "GX2GEO" && q.B != "GX2GEO" {
+			t.Errorf("a background talk or a stranger's proposal paired: %s/%s", q.A, q.B)
+		}
 	}
 }

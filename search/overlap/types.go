@@ -3,6 +3,7 @@ package overlap
 import (
 	"time"
 
+	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/ingest"
 )
 
@@ -56,6 +57,10 @@ type Options struct {
 	// MaxPairs is the most pairs, and the most clashes, reported; 0 means
 	// DefaultMaxPairs.
 	MaxPairs int
+	// Background are talks whose texts a call of fewer than SmallCall
+	// talks borrows its term statistics from (the served conferences, or
+	// the seeds); they are never paired.
+	Background []index.Talk
 }
 
 // Report is everything the organizers see. Its JSON form, the API's and
