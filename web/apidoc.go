@@ -163,6 +163,7 @@ type TotalsDoc struct {
 	Resubmissions int `json:"resubmissions"`
 	Recurring     int `json:"recurring"`
 	Merged        int `json:"merged"`
+	Decisions     int `json:"decisions"`
 	Rows          int `json:"rows"`
 	Kept          int `json:"kept"`
 	Repaired      int `json:"repaired"`
@@ -267,6 +268,8 @@ type PairDoc struct {
 	ConferenceB    string     `json:"conference_b,omitempty"`
 	YearA          int        `json:"year_a,omitempty"`
 	YearB          int        `json:"year_b,omitempty"`
+	Decision       string     `json:"decision,omitempty"`
+	Note           string     `json:"note,omitempty"`
 	Resemblance    float64    `json:"resemblance"`
 }
 
@@ -450,7 +453,7 @@ func newPairDoc(p overlap.Pair) PairDoc {
 		TitleA:   p.TitleA, TitleB: p.TitleB,
 		SharedSpeakers: p.SharedSpeakers, SpeakersA: p.SpeakersA, SpeakersB: p.SpeakersB,
 		RoomA: p.RoomA, RoomB: p.RoomB, StartA: p.StartA, StartB: p.StartB,
-		ConferenceA: p.ConferenceA, ConferenceB: p.ConferenceB, YearA: p.YearA, YearB: p.YearB, Resemblance: p.Resemblance,
+		ConferenceA: p.ConferenceA, ConferenceB: p.ConferenceB, YearA: p.YearA, YearB: p.YearB, Decision: p.Decision, Note: p.Note, Resemblance: p.Resemblance,
 	}
 }
 

@@ -404,3 +404,18 @@ func TestOverlapsPageShowsNOfM(t *testing.T) {
 		t.Errorf("CSV total %q", last)
 	}
 }
+
+// Each pair card offers the committee's decisions file rows for it, to
+// download: the server writes nothing.
+func TestPairCardOffersDecisionRows(t *testing.T) {
+	h, _ := newTestHandler(t, zerolog.Nop())
+	body := get(t, h, "/overlaps").Body.String()
+	m := regexp.MustCompile(`<a download="decision.csv" href="data:text/csv;charset=utf-8;base64,([A-Za-z0-9+/=]+)">not an overlap</a>`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("no not-an-overlap download on the pair card")
+	}
+	row, err := base64.StdEncoding.DecodeString(m[1])
+	if err != nil || string(row) != "a,b,decision,note\nmonarch-on-rocm-1a2b,torchstore-3c4d,not-an-overlap,\n" {
+		t.Errorf("decision row %q (%v)", row, err)
+	}
+}

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"html/template"
 	"math"
 	"strconv"
@@ -71,6 +73,10 @@ type pairView struct {
 	SharedSpeakers []string
 	PassagesA      []template.HTML
 	PassagesB      []template.HTML
+	// Decision is the committee's, from its decisions file; DecideNo and
+	// DecideYes download that file's row for this pair (data: URLs).
+	Decision, Note      string
+	DecideNo, DecideYes template.URL
 }
 
 type conflictView struct {
@@ -206,6 +212,9 @@ func (s *server) pairView(p overlap.Pair) pairView {
 	if p.ConferenceA != p.ConferenceB || p.YearA != p.YearB {
 		pv.A.Conference, pv.B.Conference = edition(p.ConferenceA, p.YearA), edition(p.ConferenceB, p.YearB)
 	}
+	pv.Decision, pv.Note = p.Decision, p.Note
+	pv.DecideNo = decisionURL(overlap.Decision{A: p.A, B: p.B, Decision: overlap.DecisionNotOverlap})
+	pv.DecideYes = decisionURL(overlap.Decision{A: p.A, B: p.B, Decision: overlap.DecisionConfirmed})
 	for _, h := range p.Passages.A {
 		pv.PassagesA = append(pv.PassagesA, safeHighlight(h))
 	}
@@ -213,6 +222,18 @@ func (s *server) pairView(p overlap.Pair) pairView {
 		pv.PassagesB = append(pv.PassagesB, safeHighlight(h))
 	}
 	return pv
+}
+
+// decisionURL is a decisions file of one row, as a data: URL to download:
+// the committee keeps its file (overlaps --decisions) in its own
+// repository, so the page writes nothing on the server.
+func decisionURL(d overlap.Decision) template.URL {
+	var buf bytes.Buffer
+	if err := overlap.WriteDecision(&buf, d); err != nil {
+		return ""
+	}
+	// Base64 of bytes made here: nothing in it can leave the attribute.
+	return template.URL("data:text/csv;charset=utf-8;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))
 }
 
 func (s *server) conflictView(c overlap.Conflict) conflictView {

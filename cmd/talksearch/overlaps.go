@@ -23,6 +23,7 @@ func newOverlapsCmd(g *globals) *cobra.Command {
 		minScore float64
 		asJSON   bool
 		asCSV    bool
+		decided  string
 	)
 	formats := strings.Join(ingest.FormatNames(), ", ")
 	cmd := &cobra.Command{
@@ -71,6 +72,13 @@ file could be used.`,
 			if err != nil {
 				return err
 			}
+			var decisions []overlap.Decision
+			if decided != "" {
+				var err error
+				if decisions, err = overlap.ReadDecisionsFile(decided); err != nil {
+					return fmt.Errorf("--decisions: %w", err)
+				}
+			}
 			opt := overlap.Options{Min: minScore}
 			if len(from) > 0 && len(talks) < overlap.SmallCall {
 				// A small call borrows its term statistics from the seeds.
@@ -80,8 +88,11 @@ file could be used.`,
 				}
 				opt.Background = c.Talks
 			}
-			rep := overlap.Detect(talks, opt)
+			rep := overlap.Detect(talks, opt).Apply(decisions)
 			rep.Skipped, rep.Files = notes, files
+			if decided != "" {
+				fmt.Fprintf(g.stderr, "%s: %d decisions applied, %d match no finding of this report\n", decided, rep.Applied, rep.Unmatched)
+			}
 			if asJSON {
 				return writeJSON(g.stdout, web.OverlapsJSON, rep)
 			}
@@ -99,6 +110,7 @@ file could be used.`,
 	fl.StringArrayVar(&from, "from", nil, "file of submissions ("+formats+"), repeatable (default: the seeds)")
 	fl.Float64Var(&minScore, "min", 0, fmt.Sprintf("lowest pair score to report, 0..1 (0 means %.2f)", overlap.DefaultMin))
 	fl.BoolVar(&asJSON, "json", false, "print the report as the API's JSON document")
+	fl.StringVar(&decided, "decisions", "", "the committee's decisions, a CSV file with columns a, b, decision (not-an-overlap or confirmed), note: pairs decided not to overlap are left out, confirmed ones marked")
 	fl.BoolVar(&asCSV, "csv", false, "print the report as CSV (GET /api/overlaps.csv): pairs, conflicts, resubmissions, noted rows, totals")
 	return cmd
 }
@@ -200,6 +212,9 @@ func printOverlaps(w io.Writer, rep *overlap.Report, talks []index.Talk, source 
 		fmt.Fprintf(w, "    A: %s  [%s]\n    B: %s  [%s]\n", p.TitleA, p.A, p.TitleB, p.B)
 		if len(p.SharedSpeakers) > 0 {
 			fmt.Fprintf(w, "    same speaker: %s\n", strings.Join(p.SharedSpeakers, ", "))
+		}
+		if p.Decision != "" {
+			fmt.Fprintf(w, "    decision: %s %s\n", p.Decision, p.Note)
 		}
 		if len(p.SharedTerms) > 0 {
 			fmt.Fprintf(w, "    shared: %s\n", strings.Join(p.SharedTerms, ", "))

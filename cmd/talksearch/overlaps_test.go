@@ -250,3 +250,34 @@ func TestOverlapsSmallCallTopFinding(t *testing.T) {
 		t.Errorf("pairs %+v, want GX1PYG/GX2GEO same-speaker at 0.779 first", doc.Pairs)
 	}
 }
+
+// --decisions applies the committee's file and says how many it applied.
+func TestOverlapsDecisions(t *testing.T) {
+	out, stderr, err := runCmd(t, nil, "overlaps", "--from", "../../search/overlap/testdata/submissions.csv",
+		"--decisions", "../../search/overlap/testdata/decisions.csv", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stderr != "../../search/overlap/testdata/decisions.csv: 2 decisions applied, 1 match no finding of this report\n" {
+		t.Errorf("stderr %q", stderr)
+	}
+	var doc web.OverlapsDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range doc.Pairs {
+		if p.A == "s01" && p.B == "s04" {
+			t.Error("a pair decided not to overlap is reported")
+		}
+		if p.A == "s05" && p.B == "s06" && p.Decision != "confirmed" {
+			t.Errorf("confirmed pair %+v", p)
+		}
+	}
+	if doc.Totals.Decisions != 2 {
+		t.Errorf("totals %+v", doc.Totals)
+	}
+	_, _, err = runCmd(t, nil, "overlaps", "--decisions", "../../search/overlap/testdata/submissions.csv")
+	if err == nil || !strings.Contains(err.Error(), `submissions.csv:1: no "a" column`) {
+		t.Errorf("a file that is no decisions file: %v", err)
+	}
+}

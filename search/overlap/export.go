@@ -66,6 +66,9 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		if len(p.SharedTerms) > 0 {
 			detail = append(detail, "shared terms: "+strings.Join(p.SharedTerms, "; "))
 		}
+		if p.Decision != "" {
+			detail = append(detail, strings.TrimSpace("decision: "+p.Decision+" "+p.Note))
+		}
 		row("pair", p.Kind, score(p.Score), p.A, p.TitleA, p.B, p.TitleB,
 			strings.Join(p.SpeakersA, "; "), strings.Join(p.SpeakersB, "; "), p.RoomA, p.RoomB,
 			ts(p.StartA), ts(p.StartB), strings.Join(detail, " | "))

@@ -427,3 +427,50 @@ func TestSmallCallBorrowsStatistics(t *testing.T) {
 		}
 	}
 }
+
+// The committee's decisions file: a pair decided not to overlap leaves
+// the pairs, a confirmed one is marked with its note, a decision about a
+// pair the report does not hold is counted apart.
+func TestDecisionsApplied(t *testing.T) {
+	f, err := os.Open("testdata/decisions.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ds, err := ReadDecisions("decisions.csv", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Detect(readFile(t, "testdata/submissions.csv"), Options{}).Apply(ds)
+	if rep.Applied != 2 || rep.Unmatched != 1 {
+		t.Errorf("applied %d, unmatched %d; want 2, 1", rep.Applied, rep.Unmatched)
+	}
+	var got []string
+	for _, p := range rep.Pairs {
+		got = append(got, p.A+"/"+p.B+" "+p.Decision)
+	}
+	want := []string{"s01/s02 ", "s01/s03 ", "s02/s03 ", "s05/s06 confirmed", "s02/s04 ", "s03/s04 "}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pairs (-want +got):\n%s", diff)
+	}
+	if tot := rep.Totals(); tot.Pairs != 6 || tot.Decisions != 2 || len(rep.Clashes) != 1 {
+		t.Errorf("totals %+v, %d clashes", tot, len(rep.Clashes))
+	}
+	var buf strings.Builder
+	if err := WriteDecision(&buf, Decision{A: "s05", B: "s06", Decision: DecisionConfirmed, Note: "=split them"}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadDecisions("download.csv", strings.NewReader(buf.String()))
+	if err != nil || !cmp.Equal(back, []Decision{{A: "s05", B: "s06", Decision: DecisionConfirmed, Note: "=split them"}}) {
+		t.Errorf("a downloaded decision read back: %v, %+v\n%s", err, back, buf.String())
+	}
+	for _, bad := range []struct{ text, err string }{
+		{"a,b\ns1,s2\n", `bad.csv:1: no "decision" column`},
+		{"a,b,decision\ns1,s2,maybe\n", `bad.csv:2: decision "maybe": want not-an-overlap or confirmed`},
+		{"a,b,decision\ns1,s2,confirmed\n,s3,confirmed\n", "bad.csv:3: a and b must both name a talk id"},
+	} {
+		if _, err := ReadDecisions("bad.csv", strings.NewReader(bad.text)); err == nil || !strings.HasPrefix(err.Error(), bad.err) {
+			t.Errorf("%q: %v, want %s", bad.text, err, bad.err)
+		}
+	}
+}

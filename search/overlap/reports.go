@@ -31,6 +31,12 @@ type Reports struct {
 	mu  sync.Mutex
 	gen uint64
 	rep *Report
+	// DecisionsFile, when set, is the committee's decisions file, read
+	// again with each generation (a reload applies its edits); ds and
+	// dsErr are what the last reading gave.
+	DecisionsFile string
+	ds            []Decision
+	dsErr         error
 }
 
 // NewReports returns the reports of c's corpus.
@@ -44,21 +50,32 @@ func (r *Reports) Overlaps(_ context.Context, min float64) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.base().AtLeast(min)
+	base, ds, err := r.base()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := base.AtLeast(min)
+	if err != nil {
+		return nil, err
+	}
+	return rep.Apply(ds), nil
 }
 
 // base is the report at Floor of the generation served now, made by the
 // first request that needs it while the others wait for it.
-func (r *Reports) base() *Report {
+func (r *Reports) base() (*Report, []Decision, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.rep != nil && r.gen == r.c.Generation() {
-		return r.rep
+		return r.rep, r.ds, r.dsErr
 	}
 	// The talks are copied only when a report is to be made.
 	gen, talks := r.c.Corpus()
 	r.gen, r.rep = gen, detect(talks, Options{Min: Floor})
-	return r.rep
+	if r.DecisionsFile != "" {
+		r.ds, r.dsErr = ReadDecisionsFile(r.DecisionsFile)
+	}
+	return r.rep, r.ds, r.dsErr
 }
 
 // RoundMin validates a minimum score and rounds it to two decimals, as

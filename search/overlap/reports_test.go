@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -123,5 +126,35 @@ func TestScoreBuckets(t *testing.T) {
 		if got := c.atLeast(tt.min); got != tt.want {
 			t.Errorf("atLeast(%v) = %d, want %d", tt.min, got, tt.want)
 		}
+	}
+}
+
+// A served report applies the committee's decisions file, read again with
+// each generation.
+func TestReportsApplyDecisionsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.csv")
+	if err := os.WriteFile(path, []byte("a,b,decision\ns01,s04,not-an-overlap\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &servedCorpus{gen: 1, talks: readFile(t, "testdata/submissions.csv")}
+	r := NewReports(c)
+	r.DecisionsFile = path
+	rep, err := r.Overlaps(context.Background(), 0)
+	if err != nil || rep.Applied != 1 || rep.Totals().Pairs != 6 {
+		t.Fatalf("%v: applied %d, %d pairs; want 1, 6", err, rep.Applied, rep.Totals().Pairs)
+	}
+	if err := os.WriteFile(path, []byte("a,b,decision\ns01,s04,not-an-overlap\ns02,s04,not-an-overlap\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.gen = 2
+	if rep, err = r.Overlaps(context.Background(), 0); err != nil || rep.Applied != 2 || rep.Totals().Pairs != 5 {
+		t.Errorf("after a reload: %v, applied %d, %d pairs; want 2, 5", err, rep.Applied, rep.Totals().Pairs)
+	}
+	if err := os.WriteFile(path, []byte("a,b,decision\ns01,s04,perhaps\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.gen = 3
+	if _, err = r.Overlaps(context.Background(), 0); err == nil || !strings.Contains(err.Error(), "decisions.csv:2: decision \"perhaps\"") {
+		t.Errorf("a broken decisions file: %v", err)
 	}
 }

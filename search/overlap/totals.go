@@ -24,6 +24,8 @@ type Totals struct {
 	// Conflicts are the speaker and track conflicts; the similar talks in
 	// parallel are the Clashes.
 	Pairs, Clusters, Clashes, Conflicts, Resubmissions, Recurring, Merged int
+	// Decisions is how many of the committee's decisions were applied.
+	Decisions int
 	// The files' rows: Rows = Kept + MergedRows + Skipped, Repaired among
 	// the Kept.
 	Rows, Kept, Repaired, MergedRows, Skipped int
@@ -33,6 +35,7 @@ type Totals struct {
 func (r *Report) Totals() Totals {
 	t := Totals{
 		Pairs: len(r.Pairs) + r.More, Clusters: len(r.Clusters), Clashes: len(r.Clashes) + r.MoreClashes,
+		Decisions: r.Applied,
 		Conflicts: r.scheduleConflicts, Resubmissions: len(r.Resubmissions) + r.MoreResubmissions,
 		Recurring: len(r.Recurring), Merged: len(r.Merged),
 	}
@@ -51,6 +54,9 @@ func (r *Report) Totals() Totals {
 func (t Totals) String() string {
 	s := fmt.Sprintf("%d pairs, %d clusters, %d clashes, %d conflicts, %d earlier versions, %d recurring sessions, %d merged at ingest",
 		t.Pairs, t.Clusters, t.Clashes, t.Conflicts, t.Resubmissions, t.Recurring, t.Merged)
+	if t.Decisions > 0 {
+		s += fmt.Sprintf("; %d decisions applied", t.Decisions)
+	}
 	if t.Rows > 0 {
 		s += fmt.Sprintf("; rows %d: kept %d (repaired %d), merged %d, skipped %d", t.Rows, t.Kept, t.Repaired, t.MergedRows, t.Skipped)
 	}

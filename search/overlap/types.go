@@ -96,6 +96,9 @@ type Report struct {
 	MoreResubmissions int
 	// Recurring are the sessions every edition holds, one line each.
 	Recurring []Recurring
+	// Applied and Unmatched count the committee's decisions (Apply) that
+	// matched a finding of the report and those that did not.
+	Applied, Unmatched int
 	// similar answers Talk; nil for a report not made by Detect.
 	similar *similarIndex
 	// min is the minimum the pairs were found at, scores how many pairs
@@ -110,6 +113,8 @@ type Report struct {
 	// the speaker and track conflicts, before MaxPairs.
 	talks             map[string]TalkInfo
 	scheduleConflicts int
+	// dropped is how many listed pairs decisions left out (Apply).
+	dropped int
 }
 
 // Pair is two talks that overlap, and why.
@@ -139,6 +144,9 @@ type Pair struct {
 	ConferenceB string
 	// YearA and YearB are the talks' years (0: unknown).
 	YearA, YearB int
+	// Decision is the committee's (DecisionConfirmed, with its Note);
+	// pairs decided not to overlap are not reported.
+	Decision, Note string
 	// Resemblance is the share of word 3-grams the two texts have in common
 	// (Jaccard, 0..1): near 1 means the same text, edited.
 	Resemblance float64
