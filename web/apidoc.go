@@ -142,6 +142,34 @@ type OverlapsDoc struct {
 	MoreConflicts     int               `json:"more_conflicts,omitempty"`
 	Resubmissions     []ResubmissionDoc `json:"resubmissions"`
 	MoreResubmissions int               `json:"more_resubmissions,omitempty"`
+	Recurring         []RecurringDoc    `json:"recurring"`
+	Totals            TotalsDoc         `json:"totals"`
+}
+
+// RecurringDoc is one session every edition holds (overlap.Recurring).
+type RecurringDoc struct {
+	Title       string   `json:"title"`
+	Years       []int    `json:"years"`
+	Conferences []string `json:"conferences"`
+	IDs         []string `json:"ids"`
+	Evidence    []string `json:"evidence"`
+}
+
+// TotalsDoc counts the report (overlap.Totals): the lists may hold fewer.
+type TotalsDoc struct {
+	Pairs         int `json:"pairs"`
+	Clusters      int `json:"clusters"`
+	Clashes       int `json:"clashes"`
+	Conflicts     int `json:"conflicts"`
+	Resubmissions int `json:"resubmissions"`
+	Recurring     int `json:"recurring"`
+	Merged        int `json:"merged"`
+	Decisions     int `json:"decisions"`
+	Rows          int `json:"rows"`
+	Kept          int `json:"kept"`
+	Repaired      int `json:"repaired"`
+	MergedRows    int `json:"merged_rows"`
+	Skipped       int `json:"skipped"`
 }
 
 // FileDoc counts what became of one submitted file's rows (overlap.Summary):
@@ -185,6 +213,8 @@ type ResubmissionDoc struct {
 	TitleLater        string   `json:"title_later"`
 	ConferenceEarlier string   `json:"conference_earlier"`
 	ConferenceLater   string   `json:"conference_later"`
+	YearEarlier       int      `json:"year_earlier,omitempty"`
+	YearLater         int      `json:"year_later,omitempty"`
 	Kind              string   `json:"kind"`
 	Score             float64  `json:"score"`
 	Resemblance       float64  `json:"resemblance"`
@@ -237,6 +267,10 @@ type PairDoc struct {
 	StartB         *time.Time `json:"start_b,omitempty"`
 	ConferenceA    string     `json:"conference_a,omitempty"`
 	ConferenceB    string     `json:"conference_b,omitempty"`
+	YearA          int        `json:"year_a,omitempty"`
+	YearB          int        `json:"year_b,omitempty"`
+	Decision       string     `json:"decision,omitempty"`
+	Note           string     `json:"note,omitempty"`
 	Resemblance    float64    `json:"resemblance"`
 }
 
@@ -246,11 +280,14 @@ type PassagesDoc struct {
 	B []string `json:"b"`
 }
 
-// ClusterDoc is a group of linked talks.
+// ClusterDoc is a group of linked talks; Conferences and Years are the
+// members', in the order of IDs (year 0: unknown).
 type ClusterDoc struct {
-	IDs    []string `json:"ids"`
-	Label  string   `json:"label"`
-	Titles []string `json:"titles"`
+	IDs         []string `json:"ids"`
+	Label       string   `json:"label"`
+	Titles      []string `json:"titles"`
+	Conferences []string `json:"conferences"`
+	Years       []int    `json:"years"`
 }
 
 // ClashDoc is two similar talks in overlapping slots; Start and End are
@@ -361,7 +398,12 @@ func NewOverlapsDoc(r *overlap.Report) OverlapsDoc {
 		doc.Pairs[i] = newPairDoc(p)
 	}
 	for i, c := range r.Clusters {
-		doc.Clusters[i] = ClusterDoc{nonNil(c.IDs), c.Label, nonNil(c.Titles)}
+		cd := ClusterDoc{IDs: nonNil(c.IDs), Label: c.Label, Titles: nonNil(c.Titles), Conferences: []string{}, Years: []int{}}
+		for _, id := range c.IDs {
+			in := r.Info(id)
+			cd.Conferences, cd.Years = append(cd.Conferences, in.Conference), append(cd.Years, in.Year)
+		}
+		doc.Clusters[i] = cd
 	}
 	for i, c := range r.Clashes {
 		doc.Clashes[i] = ClashDoc{c.A, c.B, c.Score, c.TitleA, c.TitleB, c.RoomA, c.RoomB, c.Start, c.End}
@@ -375,6 +417,11 @@ func NewOverlapsDoc(r *overlap.Report) OverlapsDoc {
 	doc.Files, doc.MoreConflicts, doc.MoreResubmissions = newFileDocs(r.Files), r.MoreConflicts, r.MoreResubmissions
 	doc.Conflicts = newConflictDocs(r.Conflicts)
 	doc.Resubmissions = newResubmissionDocs(r.Resubmissions)
+	doc.Totals = TotalsDoc(r.Totals())
+	doc.Recurring = make([]RecurringDoc, len(r.Recurring))
+	for i, rc := range r.Recurring {
+		doc.Recurring[i] = RecurringDoc{rc.Title, nonNil(rc.Years), nonNil(rc.Conferences), nonNil(rc.IDs), nonNil(rc.Evidence)}
+	}
 	return doc
 }
 
@@ -407,7 +454,7 @@ func newPairDoc(p overlap.Pair) PairDoc {
 		TitleA:   p.TitleA, TitleB: p.TitleB,
 		SharedSpeakers: p.SharedSpeakers, SpeakersA: p.SpeakersA, SpeakersB: p.SpeakersB,
 		RoomA: p.RoomA, RoomB: p.RoomB, StartA: p.StartA, StartB: p.StartB,
-		ConferenceA: p.ConferenceA, ConferenceB: p.ConferenceB, Resemblance: p.Resemblance,
+		ConferenceA: p.ConferenceA, ConferenceB: p.ConferenceB, YearA: p.YearA, YearB: p.YearB, Decision: p.Decision, Note: p.Note, Resemblance: p.Resemblance,
 	}
 }
 

@@ -29,7 +29,7 @@ func TestDocumentsOfEmptyValues(t *testing.T) {
 			return TalkJSON(&search.TalkDetail{Talk: index.Talk{ID: "x", Kind: index.KindTalk}, Related: []search.Related{{ID: "y"}}})
 		}, `{"id":"x","conference":{"id":"","name":""},"title":"","kind":"talk","scheduled":false,"sources":[],"related":[{"id":"y","title":"","score":0,"shared_terms":[],"clash":false}]}`},
 		{"overlaps", func() ([]byte, error) { return OverlapsJSON(overlap.Detect(nil, overlap.Options{})) },
-			`{"pairs":[],"clusters":[],"clashes":[],"merged":[],"conflicts":[],"resubmissions":[]}`},
+			`{"pairs":[],"clusters":[],"clashes":[],"merged":[],"conflicts":[],"resubmissions":[],"recurring":[],"totals":{"pairs":0,"clusters":0,"clashes":0,"conflicts":0,"resubmissions":0,"recurring":0,"merged":0,"decisions":0,"rows":0,"kept":0,"repaired":0,"merged_rows":0,"skipped":0}}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.encode()

@@ -89,7 +89,7 @@ func TestBrowserUpload(t *testing.T) {
 	// Ada Lovelace gives s01 (Room A) and u1 (from the other file) at 10:00;
 	// the two Compilers talks run at once in rooms A and B.
 	wantConflicts := []string{
-		"Speaker in two places: Ada Lovelace|Wed 8 Apr, 10:00–10:30|Scaling RL Post-Training With Monarch ActorsRoom A|Monarch Actors for RL",
+		"Speaker double-booked: Ada Lovelace|Wed 8 Apr, 10:00–10:30|Scaling RL Post-Training With Monarch ActorsRoom A|Monarch Actors for RL",
 		"Track against itself: Compilers|Wed 8 Apr, 14:15–14:30|CUDA Graphs Without TearsRoom A|Less CPU Overhead With torch.compile's C++ WrapperRoom B",
 	}
 	if strings.Join(got.Conflict, "\n") != strings.Join(wantConflicts, "\n") {
@@ -119,7 +119,7 @@ func TestBrowserUpload(t *testing.T) {
 		return {CSVHeader: csv[0], CSVRows: csv.length - 1, JSONPairs: rep.pairs.length, JSONFiles: rep.files.length,
 			CSVName: c.getAttribute('download'), JSONName: j.getAttribute('download')};
 	})()`)
-	if ex.CSVHeader != "section,kind,score,a,title_a,b,title_b,speakers_a,speakers_b,room_a,room_b,start_a,start_b,detail" ||
+	if ex.CSVHeader != "section,kind,score,a,conference_a,year_a,title_a,b,conference_b,year_b,title_b,speakers_a,speakers_b,room_a,room_b,start_a,start_b,detail" ||
 		ex.CSVRows < len(got.Kinds) || ex.JSONPairs != len(got.Kinds) || ex.JSONFiles != 2 || ex.CSVName != "overlaps.csv" || ex.JSONName != "overlaps.json" {
 		t.Errorf("export %+v (page shows %d pairs)", ex, len(got.Kinds))
 	}

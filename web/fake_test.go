@@ -23,6 +23,8 @@ type fakeSearcher struct {
 	// a new generation, as a re-index does.
 	calls atomic.Int64
 	gen   atomic.Uint64
+	// morePairs and moreClashes are what the report's lists leave out.
+	morePairs, moreClashes int
 }
 
 func (f *fakeSearcher) Generation() uint64 { return f.gen.Load() + 1 }
@@ -203,7 +205,9 @@ func (f *fakeSearcher) Overlaps(ctx context.Context, min float64) (*overlap.Repo
 			RoomA: "Master Stage", RoomB: "Room 2",
 			Start: *at("10:40"), End: *at("10:45"),
 		}},
-		Merged: []overlap.Merged{{ID: "abstract-only-5e6f", Title: "Float8 training", Sources: []string{"001_c.txt", "002_d.txt"}}},
+		Merged:      []overlap.Merged{{ID: "abstract-only-5e6f", Title: "Float8 training", Sources: []string{"001_c.txt", "002_d.txt"}}},
+		More:        f.morePairs,
+		MoreClashes: f.moreClashes,
 	}, nil
 }
 

@@ -253,7 +253,11 @@ func (s *server) analyseUpload(up *upload) uploadAnswer {
 		}
 		files = append(files, sum)
 	}
-	rep := overlap.Detect(talks, overlap.Options{Min: min})
+	dopt := overlap.Options{Min: min}
+	if len(talks) < overlap.SmallCall {
+		dopt.Background = s.s.Talks() // a small call borrows the served conferences' statistics
+	}
+	rep := overlap.Detect(talks, dopt)
 	rep.Skipped, rep.Files = in.Notes(), files
 	a := uploadAnswer{code: http.StatusOK, hits: len(rep.Pairs)}
 	if len(talks) == 0 {
@@ -327,6 +331,9 @@ func (s *server) uploadView(rep *overlap.Report, min string) (overlapsPage, erro
 	for k := range v.Resubmissions {
 		unlink(&v.Resubmissions[k].Earlier)
 		unlink(&v.Resubmissions[k].Later)
+	}
+	for k := range v.Recurring {
+		v.Recurring[k].URL = ""
 	}
 	return v, nil
 }

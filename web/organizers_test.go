@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -87,7 +88,7 @@ func TestUploadRefused(t *testing.T) {
 		{"no token configured", Options{}, map[string]string{"token": ""}, csvFile, 403, "uploads are disabled"},
 		{"wrong token", Options{ReloadToken: testToken}, map[string]string{"token": "guess"}, csvFile, 401, "wrong or missing token"},
 		{"no file", Options{ReloadToken: testToken}, map[string]string{"token": testToken}, nil, 400, "choose a file of submissions"},
-		{"bad min", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "min": "2"}, csvFile, 400, "min must be a number from 0 to 1"},
+		{"bad min", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "min": "2"}, csvFile, 400, "min must be a number from 0.10 to 1"},
 		{"bad zone", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "time_zone": "Mars/Base"}, csvFile, 400, "time_zone &#34;Mars/Base&#34; is not an IANA zone name"},
 		{"bad format", Options{ReloadToken: testToken}, map[string]string{"token": testToken, "format": "pdf"}, csvFile, 400, "format &#34;pdf&#34;: want html, csv or json"},
 		{"too large", Options{ReloadToken: testToken, MaxUploadBytes: 1024}, map[string]string{"token": testToken}, csvFile, 413, "too large"},
@@ -144,11 +145,16 @@ func TestUploadReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cmp.Equal(recs[0], overlap.CSVHeader) || recs[1][0] != "pair" || recs[1][1] != "duplicate" || recs[1][3] != "u1" || recs[1][5] != "u3" {
+	if !cmp.Equal(recs[0], overlap.CSVHeader) || recs[1][0] != "pair" || recs[1][1] != "duplicate" || recs[1][3] != "u1" || recs[1][7] != "u3" {
 		t.Errorf("CSV export starts %q", recs[:2])
 	}
-	if last := recs[len(recs)-1]; last[0] != "row" || last[3] != "unclosed-quote.csv" || !strings.HasPrefix(last[13], "line 7: malformed csv") {
-		t.Errorf("CSV export ends %q", last)
+	if last := recs[len(recs)-3]; last[0] != "row" || last[3] != "unclosed-quote.csv" || !strings.HasPrefix(last[17], "line 7: malformed csv") {
+		t.Errorf("CSV export's last noted row %q", last)
+	}
+	// The totals the page prints are the CSV's last row.
+	total := recs[len(recs)-1]
+	if total[0] != "total" || !strings.Contains(body, "In all: "+html.EscapeString(total[17])+".") {
+		t.Errorf("CSV total %q is not the page's", total)
 	}
 	if !regexp.MustCompile(`id="export-json" download="overlaps.json" href="data:application/json;base64,`).MatchString(body) {
 		t.Error("no JSON export link")
@@ -178,8 +184,11 @@ func TestUploadExports(t *testing.T) {
 	if len(rep.Skipped) != 1 || rep.Skipped[0].Line != 3 {
 		t.Errorf("skipped %+v", rep.Skipped)
 	}
+	if want := (TotalsDoc{Conflicts: 1, Rows: 3, Kept: 2, Skipped: 1}); rep.Totals != want {
+		t.Errorf("totals %+v, want %+v", rep.Totals, want)
+	}
 	rec = postUpload(t, h, map[string]string{"token": testToken, "format": "csv"}, files)
-	if rec.Code != 200 || rec.Header().Get("Content-Type") != typeCSV || !strings.Contains(rec.Body.String(), "conflict,speaker,,A,Monarch Actors for RL,B,Profiling ROCm,,,Room A,Room B,2026-04-08T10:15:00+02:00,2026-04-08T10:30:00+02:00,Ada Lovelace\n") {
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != typeCSV || !strings.Contains(rec.Body.String(), "conflict,speaker,,A,,2026,Monarch Actors for RL,B,,2026,Profiling ROCm,,,Room A,Room B,2026-04-08T10:15:00+02:00,2026-04-08T10:30:00+02:00,Ada Lovelace\n") {
 		t.Errorf("CSV %d %s", rec.Code, rec.Body)
 	}
 	// Nothing usable: the report says why, with 422.
@@ -360,5 +369,53 @@ func TestUploadAnsweredWithinTheRequestTimeout(t *testing.T) {
 	}
 	if rec := postUpload(t, h, map[string]string{"token": testToken}, files); rec.Code != http.StatusTooManyRequests {
 		t.Errorf("a second upload during the first's analysis: %d, want 429", rec.Code)
+	}
+}
+
+// A page that lists fewer than the report holds says how many of how many,
+// and its counts are the JSON's and the CSV's.
+func TestOverlapsPageShowsNOfM(t *testing.T) {
+	h, f := newTestHandler(t, zerolog.Nop())
+	f.morePairs, f.moreClashes = 4691, 6
+	body := get(t, h, "/overlaps").Body.String()
+	for _, want := range []string{
+		`<a href="#pairs">Pairs (4692)</a>`,
+		`<a href="#clashes">Schedule clashes (7)</a>`,
+		`<p class="showing">Showing 1 of 4692 pairs, the best first;`,
+		`<p class="showing">Showing 1 of 7 clashes, the most similar first.</p>`,
+		`<p class="totals">In all: 4692 pairs, 1 clusters, 7 clashes, 0 conflicts, 0 earlier versions, 0 recurring sessions, 1 merged at ingest.</p>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	var doc OverlapsDoc
+	if err := json.Unmarshal(get(t, h, "/api/overlaps").Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := (TotalsDoc{Pairs: 4692, Clusters: 1, Clashes: 7, Merged: 1}); doc.Totals != want {
+		t.Errorf("JSON totals %+v, want %+v", doc.Totals, want)
+	}
+	recs, err := csv.NewReader(get(t, h, "/api/overlaps.csv").Body).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := recs[len(recs)-1]; last[0] != "total" || last[17] != "4692 pairs, 1 clusters, 7 clashes, 0 conflicts, 0 earlier versions, 0 recurring sessions, 1 merged at ingest" {
+		t.Errorf("CSV total %q", last)
+	}
+}
+
+// Each pair card offers the committee's decisions file rows for it, to
+// download: the server writes nothing.
+func TestPairCardOffersDecisionRows(t *testing.T) {
+	h, _ := newTestHandler(t, zerolog.Nop())
+	body := get(t, h, "/overlaps").Body.String()
+	m := regexp.MustCompile(`<a download="decision.csv" href="data:text/csv;charset=utf-8;base64,([A-Za-z0-9+/=]+)">not an overlap</a>`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("no not-an-overlap download on the pair card")
+	}
+	row, err := base64.StdEncoding.DecodeString(m[1])
+	if err != nil || string(row) != "a,b,decision,note\nmonarch-on-rocm-1a2b,torchstore-3c4d,not-an-overlap,\n" {
+		t.Errorf("decision row %q (%v)", row, err)
 	}
 }

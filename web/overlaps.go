@@ -1,9 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"html/template"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -18,14 +21,18 @@ const maxPairsShown = 100
 // overlapsPage is the view of GET /overlaps and of an upload's report.
 type overlapsPage struct {
 	page
-	Min           string  // the threshold as asked, for the form
-	DefaultMin    float64 // what an empty threshold means
-	Clusters      []clusterView
-	Pairs         []pairView
-	PairsTotal    int
+	Min        string  // the threshold as asked, for the form
+	DefaultMin float64 // what an empty threshold means
+	Floor      float64 // the lowest threshold taken
+	Clusters   []clusterView
+	Pairs      []pairView
+	PairsTotal int
+	// Totals are the report's counts, which the lists may show fewer of.
+	Totals        overlap.Totals
 	Clashes       []clashView
 	Conflicts     []conflictView // speaker and track conflicts (the similar ones are Clashes)
 	Resubmissions []resubmissionView
+	Recurring     []recurringView
 	Merged        []overlap.Merged
 	// UploadEnabled shows the upload form (the server has a reload
 	// token); Formats lists what it reads.
@@ -66,6 +73,10 @@ type pairView struct {
 	SharedSpeakers []string
 	PassagesA      []template.HTML
 	PassagesB      []template.HTML
+	// Decision is the committee's, from its decisions file; DecideNo and
+	// DecideYes download that file's row for this pair (data: URLs).
+	Decision, Note      string
+	DecideNo, DecideYes template.URL
 }
 
 type conflictView struct {
@@ -80,6 +91,14 @@ type resubmissionView struct {
 	Percent        int
 	Evidence       string
 	SharedSpeakers []string
+}
+
+// recurringView is one session held at every edition, on one line.
+type recurringView struct {
+	Title    string
+	URL      string // the latest edition's talk; empty for uploads
+	Editions string // "fosdem-2024, fosdem-2025"
+	Evidence string
 }
 
 type clashView struct {
@@ -109,7 +128,9 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 		page:       s.newPage("Overlapping talks"),
 		Min:        min,
 		DefaultMin: overlap.DefaultMin,
-		PairsTotal: len(rep.Pairs),
+		Floor:      overlap.Floor,
+		PairsTotal: rep.Totals().Pairs,
+		Totals:     rep.Totals(),
 		Merged:     rep.Merged,
 
 		UploadEnabled: s.opts.ReloadToken != "",
@@ -124,7 +145,10 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 			if i < len(cl.Titles) {
 				title = cl.Titles[i]
 			}
-			cv.Talks = append(cv.Talks, ref(id, title, ""))
+			tr := ref(id, title, "")
+			in := rep.Info(id)
+			tr.Conference = edition(in.Conference, in.Year)
+			cv.Talks = append(cv.Talks, tr)
 		}
 		v.Clusters = append(v.Clusters, cv)
 	}
@@ -144,6 +168,14 @@ func (s *server) overlapsView(min string, rep *overlap.Report) overlapsPage {
 			break
 		}
 		v.Resubmissions = append(v.Resubmissions, newResubmissionView(r))
+	}
+	for _, r := range rep.Recurring {
+		eds := make([]string, len(r.IDs))
+		for k := range r.IDs {
+			eds[k] = edition(r.Conferences[k], r.Years[k])
+		}
+		v.Recurring = append(v.Recurring, recurringView{Title: r.Title, URL: "/talks/" + r.IDs[len(r.IDs)-1],
+			Editions: strings.Join(eds, ", "), Evidence: strings.Join(r.Evidence, ", ")})
 	}
 	for _, cl := range rep.Clashes {
 		cv := clashView{A: ref(cl.A, cl.TitleA, cl.RoomA), B: ref(cl.B, cl.TitleB, cl.RoomB), Percent: percent(cl.Score)}
@@ -177,9 +209,12 @@ func (s *server) pairView(p overlap.Pair) pairView {
 	}
 	pv.A.Speakers, pv.B.Speakers = p.SpeakersA, p.SpeakersB
 	pv.A.When, pv.B.When = formatWhen(p.StartA, nil, s.opts.Location, s.catalogNow().dates()), formatWhen(p.StartB, nil, s.opts.Location, s.catalogNow().dates())
-	if p.ConferenceA != p.ConferenceB {
-		pv.A.Conference, pv.B.Conference = p.ConferenceA, p.ConferenceB
+	if p.ConferenceA != p.ConferenceB || p.YearA != p.YearB {
+		pv.A.Conference, pv.B.Conference = edition(p.ConferenceA, p.YearA), edition(p.ConferenceB, p.YearB)
 	}
+	pv.Decision, pv.Note = p.Decision, p.Note
+	pv.DecideNo = decisionURL(overlap.Decision{A: p.A, B: p.B, Decision: overlap.DecisionNotOverlap})
+	pv.DecideYes = decisionURL(overlap.Decision{A: p.A, B: p.B, Decision: overlap.DecisionConfirmed})
 	for _, h := range p.Passages.A {
 		pv.PassagesA = append(pv.PassagesA, safeHighlight(h))
 	}
@@ -189,13 +224,25 @@ func (s *server) pairView(p overlap.Pair) pairView {
 	return pv
 }
 
+// decisionURL is a decisions file of one row, as a data: URL to download:
+// the committee keeps its file (overlaps --decisions) in its own
+// repository, so the page writes nothing on the server.
+func decisionURL(d overlap.Decision) template.URL {
+	var buf bytes.Buffer
+	if err := overlap.WriteDecision(&buf, d); err != nil {
+		return ""
+	}
+	// Base64 of bytes made here: nothing in it can leave the attribute.
+	return template.URL("data:text/csv;charset=utf-8;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()))
+}
+
 func (s *server) conflictView(c overlap.Conflict) conflictView {
 	start, end := c.Start, c.End
 	v := conflictView{A: ref(c.A, c.TitleA, c.RoomA), B: ref(c.B, c.TitleB, c.RoomB),
 		When: formatWhen(&start, &end, s.opts.Location, s.catalogNow().dates())}
 	switch c.Kind {
 	case overlap.ConflictSpeaker:
-		v.Kind, v.Subject = "Speaker in two places", c.Speaker
+		v.Kind, v.Subject = "Speaker double-booked", c.Speaker
 	case overlap.ConflictTrack:
 		v.Kind, v.Subject = "Track against itself", c.Track
 	default:
@@ -207,8 +254,23 @@ func (s *server) conflictView(c overlap.Conflict) conflictView {
 func newResubmissionView(r overlap.Resubmission) resubmissionView {
 	v := resubmissionView{Earlier: ref(r.Earlier, r.TitleEarlier, ""), Later: ref(r.Later, r.TitleLater, ""),
 		Percent: percent(r.Score), Evidence: strings.Join(r.Evidence, ", "), SharedSpeakers: r.SharedSpeakers}
-	v.Earlier.Conference, v.Later.Conference = r.ConferenceEarlier, r.ConferenceLater
+	v.Earlier.Conference, v.Later.Conference = edition(r.ConferenceEarlier, r.YearEarlier), edition(r.ConferenceLater, r.YearLater)
 	return v
+}
+
+// edition names a talk's conference and year for people: the id, and the
+// year when the id does not already say it ("fosdem-2024", "pycon 2025").
+func edition(conf string, year int) string {
+	y := strconv.Itoa(year)
+	switch {
+	case year == 0:
+		return conf
+	case conf == "":
+		return y
+	case strings.Contains(conf, y):
+		return conf
+	}
+	return conf + " " + y
 }
 
 func percent(score float64) int { return int(math.Round(score * 100)) }
@@ -222,8 +284,10 @@ func pairKindLabel(kind string) string {
 		return "Near-duplicate"
 	case overlap.KindTopical:
 		return "Same topic"
+	case overlap.KindSameSpeaker:
+		return "Same speaker, similar subject"
 	case overlap.KindResubmission:
-		return "Resubmission (same speaker)"
+		return "Resubmission (earlier edition)"
 	default:
 		return kind
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/talksearch/talksearch/search"
+	"github.com/talksearch/talksearch/search/overlap"
 )
 
 // maxFilterLen bounds one facet value; real tracks and rooms are far shorter.
@@ -104,9 +105,11 @@ func (s *server) filterValues(name string, vals []string) ([]string, error) {
 	return out, nil
 }
 
-// parseMin reads the overlap threshold: empty means the detector's default.
-// It is rounded to two decimals, as the engine applies it, so 0.5 and
-// 0.5001 are one threshold (and one kept answer), shown as it applies.
+// parseMin reads the overlap threshold: empty or 0 means the detector's
+// default. It is rounded to two decimals, as the engine applies it, so 0.5
+// and 0.5001 are one threshold (and one kept answer), shown as it applies.
+// Below overlap.Floor the served report has no pairs to show, so such a
+// value is refused rather than quietly raised.
 func parseMin(v url.Values) (float64, error) { return parseMinValue(v.Get("min")) }
 
 // parseMinValue is parseMin of one value (a form field).
@@ -115,10 +118,14 @@ func parseMinValue(m string) (float64, error) {
 		return 0, nil
 	}
 	f, err := strconv.ParseFloat(m, 64)
-	if err != nil || f < 0 || f > 1 || f != f {
-		return 0, invalidf("min must be a number from 0 to 1")
+	if err == nil && f == 0 {
+		return 0, nil
 	}
-	return math.Round(f*100) / 100, nil
+	f = math.Round(f*100) / 100
+	if err != nil || !(f >= overlap.Floor && f <= 1) {
+		return 0, invalidf("min must be a number from %.2f to 1 (0 or empty: %.2f)", overlap.Floor, overlap.DefaultMin)
+	}
+	return f, nil
 }
 
 // searchURL is the permalink of a search page state, with its parameters in

@@ -1,11 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,10 +22,11 @@ func newOverlapsCmd(g *globals) *cobra.Command {
 		minScore float64
 		asJSON   bool
 		asCSV    bool
-		zoneName string
+		decided  string
 	)
+	formats := strings.Join(ingest.FormatNames(), ", ")
 	cmd := &cobra.Command{
-		Use:   "overlaps [--from FILE]... [--min SCORE] [--time-zone ZONE] [--json|--csv]",
+		Use:   "overlaps [--from FILE]... [--min SCORE] [--json|--csv]",
 		Short: "Duplicate and overlapping submissions, resubmissions, and schedule conflicts",
 		Long: `Find the submissions that are the same talk twice (duplicate, near-duplicate,
 or a resubmission: a reworded text by the same speaker) or about the same
@@ -35,44 +37,63 @@ back at a later conference. Each pair is explained by the distinctive terms
 the two talks share, the speakers they share and the sentences of each
 abstract that carry the terms.
 
-Without --from the talks are the seeds'. --from FILE (repeatable: several
-files are analysed together, e.g. two years of one conference) reads
-submissions from a file of any format --seeds reads: CSV (header row;
-columns id, title, abstract, speakers, track, level, room, start, end,
-time_zone, kind, conference, description; only title and abstract
-required; speakers as "Name (Affiliation); Name"), JSON Lines (the same
-fields, or talksearch export's; speakers may also be a list of
-{"name","affiliation","source_id"}), a pretalx API page of submissions,
-frab or pretalx schedule.json, pentabarf/frab schedule XML, or iCalendar.
+Without --from the talks are the seeds' (--seeds, or the embedded ones).
+--from FILE (repeatable: several files are analysed together, e.g. two
+years of one conference) reads submissions in one of these formats: ` + formats + `.
 The format comes from the extension (.csv, .jsonl, .ndjson), otherwise from
-the content. CSV and JSON Lines stream: memory is bounded by the largest
-row (--max-line-bytes), not the file; the other formats are read whole (at
-most --max-file-bytes), and
-their talks are known by the source's id (a pretalx code). Every row
-skipped, merged or repaired is reported on stderr with its file, line and
-reason, and each file's counts add up to its rows. Times without a zone in
-CSV and JSON Lines are read in --time-zone (default ` + ingest.DefaultZone + `) unless
-the row names its time_zone. The command fails when a file cannot be read
-or no row of any file could be used.
+the content; Sched pages and abstract dumps, which --seeds also reads, are
+not submissions files. CSV (header row; columns id, title, abstract,
+speakers, track, level, room, start, end, time_zone, kind, conference,
+description; only title and abstract required; speakers as
+"Name (Affiliation); Name") and JSON Lines (the same fields, or talksearch
+export's) stream: memory is bounded by the largest row (--max-line-bytes);
+the other formats are read whole (at most --max-file-bytes), and their talks are known by the source's
+id (a pretalx code). Every row skipped, merged or repaired is reported on
+stderr with its file, line and reason, and each file's counts add up to its
+rows. A call of fewer than 50 submissions borrows its term statistics from
+the seeds (--seeds, or the embedded ones). Times without a zone are read in the global --time-zone, for --seeds
+and --from alike (for --from CSV and JSON Lines rows that name no
+time_zone, default ` + ingest.DefaultZone + `).
 
 --json prints the same document as GET /api/overlaps, --csv the same table as
-GET /api/overlaps.csv.`,
+GET /api/overlaps.csv; not both. Exit status 2 for a usage error (--min out
+of 0..1, --json with --csv), 1 when a file cannot be read or no row of any
+file could be used.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if minScore < 0 || minScore > 1 {
-				return fmt.Errorf("--min %v: want a score between 0 and 1", minScore)
+			if !(minScore >= 0 && minScore <= 1) {
+				return usage(fmt.Errorf("--min %v: want a score between 0 and 1", minScore))
 			}
-			zone, err := time.LoadLocation(zoneName)
-			if err != nil {
-				return fmt.Errorf("--time-zone %q: want an IANA zone name such as Europe/Paris: %w", zoneName, err)
+			if asJSON && asCSV {
+				return usage(errors.New("--json and --csv: choose one format"))
 			}
-			opt := ingest.ImportOptions{Location: zone, MaxRowBytes: g.maxLine, MaxFileBytes: g.maxFile, Context: g.ctx}
-			talks, files, notes, source, err := g.overlapTalks(from, opt)
+			in := ingest.ImportOptions{Location: g.zone, MaxRowBytes: g.maxLine, MaxFileBytes: g.maxFile, Context: g.ctx}
+			talks, files, notes, source, err := g.overlapTalks(from, in)
 			if err != nil {
 				return err
 			}
-			rep := overlap.Detect(talks, overlap.Options{Min: minScore})
+			var decisions []overlap.Decision
+			if decided != "" {
+				var err error
+				if decisions, err = overlap.ReadDecisionsFile(decided); err != nil {
+					return fmt.Errorf("--decisions: %w", err)
+				}
+			}
+			opt := overlap.Options{Min: minScore}
+			if len(from) > 0 && len(talks) < overlap.SmallCall {
+				// A small call borrows its term statistics from the seeds,
+				// read quietly: their warnings are not about the call.
+				c, err := g.loadCorpusReporting(func(ingest.Warning) {})
+				if err != nil {
+					return fmt.Errorf("background corpus for a call of %d submissions: %w", len(talks), err)
+				}
+				opt.Background = c.Talks
+			}
+			rep := overlap.Detect(talks, opt).Apply(decisions)
 			rep.Skipped, rep.Files = notes, files
+			if decided != "" {
+				fmt.Fprintf(g.stderr, "%s: %d decisions applied, %d match no finding of this report\n", decided, rep.Applied, rep.Unmatched)
+			}
 			if asJSON {
 				return writeJSON(g.stdout, web.OverlapsJSON, rep)
 			}
@@ -87,11 +108,11 @@ GET /api/overlaps.csv.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&from, "from", nil, "file of submissions (CSV, JSON Lines, pretalx, frab XML or JSON, iCalendar), repeatable (default: the seeds)")
+	fl.StringArrayVar(&from, "from", nil, "file of submissions ("+formats+"), repeatable (default: the seeds)")
 	fl.Float64Var(&minScore, "min", 0, fmt.Sprintf("lowest pair score to report, 0..1 (0 means %.2f)", overlap.DefaultMin))
 	fl.BoolVar(&asJSON, "json", false, "print the report as the API's JSON document")
-	fl.BoolVar(&asCSV, "csv", false, "print the report as CSV (GET /api/overlaps.csv): pairs, conflicts, resubmissions, noted rows")
-	fl.StringVar(&zoneName, "time-zone", ingest.DefaultZone, "IANA zone of times written without one in --from CSV and JSON Lines files")
+	fl.StringVar(&decided, "decisions", "", "the committee's decisions, a CSV file with columns a, b, decision (not-an-overlap or confirmed), note: pairs decided not to overlap are left out, confirmed ones marked")
+	fl.BoolVar(&asCSV, "csv", false, "print the report as CSV (GET /api/overlaps.csv): pairs, conflicts, resubmissions, noted rows, totals")
 	return cmd
 }
 
@@ -157,8 +178,12 @@ func printOverlaps(w io.Writer, rep *overlap.Report, talks []index.Talk, source 
 	for _, t := range talks {
 		titles[t.ID] = t.Title
 	}
-	fmt.Fprintf(w, "%d talks from %s: %d pairs scoring %.2f or more, in %d clusters; %d schedule clashes.\n",
-		len(talks), source, len(rep.Pairs), minScore, len(rep.Clusters), len(rep.Clashes))
+	tot := rep.Totals()
+	fmt.Fprintf(w, "%d talks from %s: %d pairs scoring %.2f or more", len(talks), source, tot.Pairs, minScore)
+	if tot.Pairs > len(rep.Pairs) {
+		fmt.Fprintf(w, " (the best %d listed)", len(rep.Pairs))
+	}
+	fmt.Fprintf(w, ", in %d clusters; %d schedule clashes.\nIn all: %s.\n", tot.Clusters, tot.Clashes, tot)
 	for _, f := range rep.Files {
 		fmt.Fprintf(w, "%s: %d rows: %d kept (%d repaired), %d merged, %d skipped.", f.File, f.Rows, f.Kept, f.Repaired, f.Merged, f.Skipped)
 		if f.NaiveTimes > 0 {
@@ -188,6 +213,9 @@ func printOverlaps(w io.Writer, rep *overlap.Report, talks []index.Talk, source 
 		fmt.Fprintf(w, "    A: %s  [%s]\n    B: %s  [%s]\n", p.TitleA, p.A, p.TitleB, p.B)
 		if len(p.SharedSpeakers) > 0 {
 			fmt.Fprintf(w, "    same speaker: %s\n", strings.Join(p.SharedSpeakers, ", "))
+		}
+		if p.Decision != "" {
+			fmt.Fprintf(w, "    decision: %s %s\n", p.Decision, p.Note)
 		}
 		if len(p.SharedTerms) > 0 {
 			fmt.Fprintf(w, "    shared: %s\n", strings.Join(p.SharedTerms, ", "))
@@ -246,6 +274,16 @@ func printConflicts(w io.Writer, rep *overlap.Report) {
 		if len(r.SharedSpeakers) > 0 {
 			fmt.Fprintf(w, "    same speaker: %s\n", strings.Join(r.SharedSpeakers, ", "))
 		}
+	}
+	if len(rep.Recurring) > 0 {
+		fmt.Fprintln(w, "\nRecurring sessions: held at every edition, one line each")
+	}
+	for i, r := range rep.Recurring {
+		years := make([]string, len(r.Years))
+		for k, y := range r.Years {
+			years[k] = strconv.Itoa(y)
+		}
+		fmt.Fprintf(w, "%2d. %s (%s; %s)  [%s]\n", i+1, r.Title, strings.Join(years, ", "), strings.Join(r.Evidence, ", "), strings.Join(r.IDs, ", "))
 	}
 }
 

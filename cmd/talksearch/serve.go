@@ -40,6 +40,7 @@ type serveOptions struct {
 	allowDrop         bool
 	clientBudget      time.Duration
 	refresh           time.Duration
+	decisions         string
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -99,6 +100,7 @@ with an error naming it and removes nothing.`,
 	f.IntVar(&o.maxCalendarTalks, "max-calendar-talks", 500, "most talks on the schedule one search's calendar (search.ics) holds; a search finding more is refused")
 	f.IntVar(&o.cacheMiB, "cache-mib", 8, "MiB of finished answers (pages, JSON) kept for reuse; 0 keeps none")
 	f.DurationVar(&o.clientBudget, "client-budget", web.ClientBudgetRate, "server time per second each client address may spend on long searches (more than 8 words or 64 characters), 429 beyond; 0: no budgets (behind a proxy), only the server-wide places")
+	f.StringVar(&o.decisions, "decisions", "", "the committee's decisions file (CSV: a, b, decision, note) applied to the organizer report; edits apply at the next reload")
 	f.DurationVar(&o.refresh, "refresh", 0, "fetch the --seeds URLs again at this interval (e.g. 5m) and re-index when one changed; 0: only at start and on a reload")
 	f.BoolVar(&o.allowDrop, "allow-drop", false, "accept seeds that drop talks found in no other seed file (a deleted seed), at start and on every reload")
 	return cmd
@@ -124,6 +126,11 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	}
 	if o.refresh < 0 {
 		return usage(fmt.Errorf("--refresh %s: need 0 (never) or more", o.refresh))
+	}
+	if o.decisions != "" {
+		if _, err := overlap.ReadDecisionsFile(o.decisions); err != nil {
+			return fmt.Errorf("--decisions: %w", err)
+		}
 	}
 	log := zerolog.New(g.stderr).Level(level).With().Timestamp().Logger()
 	hup, restoreHUP := catchSIGHUP() // before the build: see reload.go
@@ -195,7 +202,9 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	defer stopHUP()
 	defer reload.watchRefresh(ctx, o.refresh)()
 
-	h, err := web.NewHandler(catalog{engine, overlap.NewReports(engine)}, log, web.Options{
+	reports := overlap.NewReports(engine)
+	reports.DecisionsFile = o.decisions
+	h, err := web.NewHandler(catalog{engine, reports}, log, web.Options{
 		RequestTimeout: o.requestTimeout, MaxCalendarTalks: o.maxCalendarTalks, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
 		ReloadStatus: reload.status, ClientBudget: budget, SourcesStatus: g.sourcesStatus(),
 		// Times that name no zone read in --time-zone; every other in its

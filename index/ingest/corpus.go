@@ -56,6 +56,10 @@ type Warning struct {
 	File string
 	Line int
 	Msg  string
+	// Dropped is how many records of the file the warning leaves out (a
+	// submission without a title, a rejected one); 0 when it only notes
+	// a repair. The organizers' importer counts those records as skipped.
+	Dropped int
 }
 
 func (w Warning) String() string {

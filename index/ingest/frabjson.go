@@ -195,7 +195,7 @@ type frabJSONEvent struct {
 func decodeFrabEvent(file string, line int, raw json.RawMessage) (ev frabJSONEvent, warns []Warning, ok bool) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return ev, []Warning{{File: file, Line: line, Msg: fmt.Sprintf("event is %s, not an object: skipped", shapeOf(raw))}}, false
+		return ev, []Warning{{File: file, Line: line, Msg: fmt.Sprintf("event is %s, not an object: skipped", shapeOf(raw)), Dropped: 1}}, false
 	}
 	name := func() string {
 		if t := jsonText(fields["title"]); t != "" {
@@ -560,6 +560,7 @@ func (ev *frabJSONEvent) talk(file string, line int, conf index.Conference, loc 
 		state: ev.State, links: ev.Links}.talk(file, conf, md)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
+		warns[len(warns)-1].Dropped = 1
 		return nil, warns
 	}
 	title := t.Title

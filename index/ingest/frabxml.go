@@ -293,6 +293,7 @@ func (ev *xmlEvent) talk(file string, line int, day string, dayChange int, conf 
 		state: ev.State, links: ev.sourceLinks()}.talk(file, conf, md)
 	if t == nil {
 		warn("event %q without a title: skipped", strings.TrimSpace(id))
+		warns[len(warns)-1].Dropped = 1
 		return nil, warns
 	}
 	title := t.Title
@@ -364,7 +365,7 @@ func assignIDs(file string, talks []index.Talk, lines []int) ([]index.Talk, []Wa
 			bySource[t.SourceID] = lines[i]
 		}
 		if first, dup := byID[t.ID]; dup {
-			warns = append(warns, Warning{File: file, Line: lines[i], Msg: fmt.Sprintf("event %q repeats line %d (same title and start, no id): dropped", t.Title, first)})
+			warns = append(warns, Warning{File: file, Line: lines[i], Msg: fmt.Sprintf("event %q repeats line %d (same title and start, no id): dropped", t.Title, first), Dropped: 1})
 			continue
 		}
 		byID[t.ID] = lines[i]

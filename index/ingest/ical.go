@@ -106,6 +106,7 @@ func (iCalendar) Read(file string, data []byte, opt Options) ([]index.Talk, []Wa
 		title := cleanField(get(ics.ComponentPropertySummary))
 		if title == "" {
 			warn("event %q without a SUMMARY (title): skipped", uid)
+			warns[len(warns)-1].Dropped = 1
 			continue
 		}
 		t := index.Talk{
@@ -395,7 +396,7 @@ func parseByEvent(file string, data []byte, whole error) (*ics.Calendar, []int, 
 			j++
 		}
 		if j == len(lines) {
-			warns = append(warns, Warning{File: file, Line: i + 1, Msg: "event without END:VEVENT (truncated file?): skipped"})
+			warns = append(warns, Warning{File: file, Line: i + 1, Msg: "event without END:VEVENT (truncated file?): skipped", Dropped: 1})
 			break
 		}
 		block := bytes.Join(lines[i:j+1], nil)
@@ -409,7 +410,7 @@ func parseByEvent(file string, data []byte, whole error) (*ics.Calendar, []int, 
 			}
 		}
 		if err != nil {
-			warns = append(warns, Warning{File: file, Line: i + 1, Msg: fmt.Sprintf("event not read: %v", err)})
+			warns = append(warns, Warning{File: file, Line: i + 1, Msg: fmt.Sprintf("event not read: %v", err), Dropped: 1})
 		} else {
 			cal.Components = append(cal.Components, ev)
 			evLines = append(evLines, i+1)

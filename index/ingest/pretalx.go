@@ -442,7 +442,7 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 	for i, res := range results {
 		objects[i] = asObject(res.raw)
 		if objects[i] == nil {
-			r.warns = append(r.warns, Warning{File: file, Line: res.line, Msg: fmt.Sprintf("a result that is %s, not a submission object: skipped", shapeOf(res.raw))})
+			r.warns = append(r.warns, Warning{File: file, Line: res.line, Msg: fmt.Sprintf("a result that is %s, not a submission object: skipped", shapeOf(res.raw)), Dropped: 1})
 			continue
 		}
 		r.lookup.learnObject(objects[i])
@@ -485,12 +485,14 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 	warns := r.warns
 	if len(dropped) > 0 {
 		var parts []string
+		total := 0
 		for _, s := range []string{"rejected", "withdrawn", "deleted"} {
 			if n := dropped[s]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
+				total += n
 			}
 		}
-		warns = append(warns, Warning{File: file, Line: droppedAt, Msg: "submissions not indexed: " + strings.Join(parts, ", ") + " (the first here)"})
+		warns = append(warns, Warning{File: file, Line: droppedAt, Msg: "submissions not indexed: " + strings.Join(parts, ", ") + " (the first here)", Dropped: total})
 	}
 	if codes > 0 {
 		warns = append(warns, Warning{File: file, Line: codesAt, Msg: fmt.Sprintf("%d speakers given as codes only, without names (ask the API with ?expand=speakers)", codes)})
@@ -542,7 +544,7 @@ func (r *pretalxReader) talks(o *jsonObject) ([]index.Talk, int) {
 	lang := o.str("content_locale")
 	title := cleanField(o.text("title").in(lang))
 	if title == "" {
-		*o.warns = append(*o.warns, Warning{File: o.file, Line: o.line, Msg: o.name() + " without a title: skipped"})
+		*o.warns = append(*o.warns, Warning{File: o.file, Line: o.line, Msg: o.name() + " without a title: skipped", Dropped: 1})
 		return nil, 0
 	}
 	o.title = title

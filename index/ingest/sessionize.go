@@ -354,7 +354,7 @@ func (f *sessionizeFile) talks(opt Options) ([]index.Talk, []Warning, error) {
 	for _, s := range f.sessions {
 		m := asObject(s.raw)
 		if m == nil {
-			f.warns = append(f.warns, Warning{File: f.file, Line: s.line, Msg: fmt.Sprintf("a session that is %s, not an object: skipped", shapeOf(s.raw))})
+			f.warns = append(f.warns, Warning{File: f.file, Line: s.line, Msg: fmt.Sprintf("a session that is %s, not an object: skipped", shapeOf(s.raw)), Dropped: 1})
 			continue
 		}
 		o := &jsonObject{fields: m, file: f.file, line: s.line, what: "session", warns: &f.warns}
@@ -382,7 +382,7 @@ func (f *sessionizeFile) talks(opt Options) ([]index.Talk, []Warning, error) {
 		}
 	}
 	if dropped > 0 {
-		f.warns = append(f.warns, Warning{File: f.file, Line: droppedAt, Msg: fmt.Sprintf("%d declined or withdrawn sessions not indexed (the first here)", dropped)})
+		f.warns = append(f.warns, Warning{File: f.file, Line: droppedAt, Msg: fmt.Sprintf("%d declined or withdrawn sessions not indexed (the first here)", dropped), Dropped: dropped})
 	}
 	talks, w := assignIDs(f.file, talks, lines)
 	return talks, append(f.warns, w...), nil
@@ -391,7 +391,7 @@ func (f *sessionizeFile) talks(opt Options) ([]index.Talk, []Warning, error) {
 func (f *sessionizeFile) talk(o *jsonObject, gridRoom string, conf index.Conference, zone *fileZone) (index.Talk, bool) {
 	title := cleanField(o.str("title"))
 	if title == "" {
-		*o.warns = append(*o.warns, Warning{File: o.file, Line: o.line, Msg: o.name() + " without a title: skipped"})
+		*o.warns = append(*o.warns, Warning{File: o.file, Line: o.line, Msg: o.name() + " without a title: skipped", Dropped: 1})
 		return index.Talk{}, false
 	}
 	o.title = title

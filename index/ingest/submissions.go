@@ -442,12 +442,22 @@ func (in *Importer) readWhole(f Format, name string, r io.Reader) error {
 	if int64(len(data)) > opt.maxFile() {
 		return fmt.Errorf("%s document: %w", f.Name(), tooLarge(opt.maxFile()))
 	}
+	// The caller's zone (--time-zone) is the document's where it names
+	// none, as for seed files; without one the reader says it read UTC.
+	opt.TimeZone = in.opt.Location
 	talks, warns, err := f.Read(name, withoutBOM(data), opt)
 	warns = append(warns, opt.markdown.warnings(name)...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	for _, w := range warns {
+		if w.Dropped > 0 {
+			// Records the reader left out are rows of the file, skipped.
+			in.sum.Rows += w.Dropped - 1
+			in.sum.Skipped += w.Dropped - 1
+			in.skip(w.Line, "%s", w.Msg)
+			continue
+		}
 		in.note(w.Line, ActionRepaired, "%s", w.Msg)
 	}
 	for k, t := range talks {

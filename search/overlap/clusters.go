@@ -67,7 +67,9 @@ func clusterPairs(pairs []pairInfo, score func(i, j int) float64, n int, avgMin 
 //
 // Pairs scoring below floor count 0 in the group averages: a faint
 // resemblance is no link.
-func (d *detector) buildClusters(pairs []pairInfo, minScore, floor float64) []Cluster {
+//
+// It also returns each cluster's strongest pair score, for Report.AtLeast.
+func (d *detector) buildClusters(pairs []pairInfo, minScore, floor float64) ([]Cluster, []float64) {
 	known := make(map[[2]int]float64)
 	score := func(i, j int) float64 {
 		k := [2]int{min(i, j), max(i, j)}
@@ -126,10 +128,12 @@ func (d *detector) buildClusters(pairs []pairInfo, minScore, floor float64) []Cl
 		return rs[a].c.IDs[0] < rs[b].c.IDs[0]
 	})
 	out := make([]Cluster, 0, len(rs))
+	best := make([]float64, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, r.c)
+		best = append(best, r.best)
 	}
-	return out
+	return out, best
 }
 
 // topTerms returns the k heaviest terms, ties in alphabetical order.

@@ -68,6 +68,13 @@ type detector struct {
 	spk       []speakerSet
 	titleKeys []uint64
 	generic   []bool // per term (generic.go)
+	// clashable marks the talks that can clash (findings.go).
+	clashable []bool
+	// boiler are the corpus's boilerplate sentences (boilerplate.go).
+	boiler *boilerplate
+	// docs is how many texts the document frequencies count: the talks,
+	// and a small call's background (borrow).
+	docs int
 }
 
 // Detect finds the overlapping pairs, clusters and clashes among talks.
@@ -75,11 +82,28 @@ type detector struct {
 // the larger of word-shingle resemblance and term cosine for an edited
 // copy, the cosine of tf-idf weighted analyzer terms (title counted
 // thrice) for talks on the same topic.
+//
+// A minimum from Floor up is a filter over the report at Floor
+// (Report.AtLeast), so Detect at any such minimum and a served report
+// filtered to it are the same report.
 func Detect(talks []index.Talk, opts Options) *Report {
 	minScore := opts.Min
 	if minScore <= 0 {
 		minScore = DefaultMin
 	}
+	base := opts
+	base.Min = math.Min(minScore, Floor)
+	rep := detect(talks, base)
+	if minScore <= base.Min {
+		return rep
+	}
+	out, _ := rep.AtLeast(minScore) // minScore is in (Floor, 1]: no error
+	return out
+}
+
+// detect makes the report at opts.Min, which is not 0.
+func detect(talks []index.Talk, opts Options) *Report {
+	minScore := opts.Min
 	clashMin := opts.ClashMin
 	if clashMin <= 0 {
 		clashMin = DefaultClashMin
@@ -88,16 +112,28 @@ func Detect(talks []index.Talk, opts Options) *Report {
 	if maxPairs <= 0 {
 		maxPairs = DefaultMaxPairs
 	}
-	d := newDetector(talks)
+	d := newDetector(talks, opts.Background)
 	found := d.pairs(minScore, clashMin, maxPairs, keepViews(opts))
 
-	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks)}
+	rep := &Report{Pairs: []Pair{}, Clusters: []Cluster{}, Clashes: []Clash{}, Merged: merged(d.talks),
+		min: minScore, scores: found.scores, talks: talkInfos(d.talks)}
 	rep.More = found.count - len(found.top)
 	for k := range found.top {
 		d.explain(&found.top[k])
 		rep.Pairs = append(rep.Pairs, d.reportPair(found.top[k]))
+		rep.pairScores = append(rep.pairScores, found.top[k].score)
 	}
-	rep.Clusters = d.buildClusters(found.top, minScore, math.Min(minScore, clashMin))
+	// Clusters group the pairs at DefaultMin whatever the filter: a higher
+	// minimum shows the clusters whose strongest pair reaches it.
+	groupMin := DefaultMin
+	if minScore < Floor {
+		groupMin = minScore
+	}
+	grouped := found.top
+	for len(grouped) > 0 && grouped[len(grouped)-1].score < groupMin {
+		grouped = grouped[:len(grouped)-1]
+	}
+	rep.Clusters, rep.clusterBest = d.buildClusters(grouped, groupMin, math.Min(groupMin, clashMin))
 	clashes := found.clashes
 	if len(clashes) > maxPairs {
 		rep.MoreClashes = len(clashes) - maxPairs
@@ -105,12 +141,14 @@ func Detect(talks []index.Talk, opts Options) *Report {
 	}
 	rep.Clashes = d.buildClashes(clashes)
 	rep.Conflicts = d.conflicts(rep.Clashes)
+	rep.scheduleConflicts = len(rep.Conflicts) - len(rep.Clashes)
 	if len(rep.Conflicts) > maxPairs {
 		// Speakers first: a person in two rooms is the conflict to keep.
 		rep.MoreConflicts = len(rep.Conflicts) - maxPairs
 		rep.Conflicts = rep.Conflicts[:maxPairs]
 	}
 	rep.Resubmissions, rep.MoreResubmissions = d.buildResubmissions(found.resubs, maxPairs)
+	rep.Recurring = d.buildRecurring(found.recurring)
 	if keepViews(opts) {
 		rep.similar = &similarIndex{d: keepDetector(d), near: found.near, byID: map[string]int{}, done: map[[2]int]Pair{}}
 		for k, t := range d.talks {
@@ -120,7 +158,7 @@ func Detect(talks []index.Talk, opts Options) *Report {
 	return rep
 }
 
-func newDetector(talks []index.Talk) *detector {
+func newDetector(talks, background []index.Talk) *detector {
 	d := &detector{an: newTextAnalyzer(), voc: &termvec.Vocab{}}
 	for _, t := range talks {
 		if t.Kind != index.KindBreak {
@@ -129,7 +167,12 @@ func newDetector(talks []index.Talk) *detector {
 	}
 	d.vecs = make([]termvec.Vector, len(d.talks))
 	d.keys = make([]uint64, len(d.talks))
+	d.boiler = learnBoilerplate(d.talks, d.an)
 	d.count()
+	d.docs = len(d.talks)
+	if len(d.talks) < SmallCall {
+		d.borrow(background)
+	}
 	for k, t := range d.talks {
 		if key := textKey(t); key != "" {
 			h := fnv.New64a()
@@ -138,13 +181,17 @@ func newDetector(talks []index.Talk) *detector {
 		}
 	}
 	for k, v := range d.vecs {
-		d.vecs[k] = d.voc.Weigh(v, len(d.talks), nil)
+		d.vecs[k] = d.voc.Weigh(v, d.docs, nil)
 	}
 	d.generic = d.genericTerms()
 	d.spk = make([]speakerSet, len(d.talks))
 	d.titleKeys = make([]uint64, len(d.talks))
 	for k, t := range d.talks {
 		d.spk[k], d.titleKeys[k] = newSpeakerSet(t), titleKey(t.Title)
+	}
+	d.clashable = make([]bool, len(d.talks))
+	for k := range d.talks {
+		d.clashable[k] = d.clashCandidate(k)
 	}
 	d.texts = make([]*talkText, len(d.talks))
 	d.shs = make([][]uint64, len(d.talks))
@@ -169,7 +216,7 @@ func (d *detector) count() {
 			wg.Go(func() {
 				for i := w; i < n; i += workers {
 					t := d.talks[base+i]
-					occs[i] = d.an.terms(t.Title, t.Abstract)
+					occs[i] = d.boiler.filter(d.an.terms(t.Title, d.boiler.strip(t.Abstract)))
 				}
 			})
 		}
@@ -200,7 +247,8 @@ func (d *detector) sameText(i, j int) bool {
 func (d *detector) pairs(minScore, clashMin float64, maxPairs int, keep bool) *pairSet {
 	t := math.Min(minScore, clashMin)
 	newSet := func() *pairSet {
-		s := &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks, resub: d.isResubmission}
+		s := &pairSet{minScore: minScore, clashMin: clashMin, max: maxPairs, talks: d.talks, clashable: d.clashable,
+			classify: d.classify}
 		if keep {
 			s.near = make([][]pairInfo, len(d.talks))
 		}
@@ -287,22 +335,35 @@ type pairSet struct {
 	talks              []index.Talk
 	top                pairHeap // the best max pairs reaching minScore
 	count              int      // pairs reaching minScore
+	scores             scoreCounts
 	clashes            []pairInfo
 	// near and resubs are similar.go's and resubmissions.go's (see extra).
 	near   [][]pairInfo
-	resub  func(pairInfo) bool
 	resubs []pairInfo
+	// classify names each pair (findings.go); recurring are the pairs of
+	// recurring sessions, kept apart; clashable the clash candidates.
+	classify  func(pairInfo) pairInfo
+	recurring []pairInfo
+	clashable []bool
 }
 
 func (s *pairSet) add(p pairInfo) {
+	if s.classify != nil {
+		p = s.classify(p)
+	}
 	s.extra(p)
-	if p.score >= s.clashMin && s.talks[p.i].Clashes(s.talks[p.j]) {
+	if p.kind == KindRecurring {
+		s.recurring = append(s.recurring, p)
+		return
+	}
+	if p.score >= s.clashMin && s.clashable[p.i] && s.clashable[p.j] && s.talks[p.i].Clashes(s.talks[p.j]) {
 		s.clashes = append(s.clashes, p)
 	}
 	if p.score < s.minScore {
 		return
 	}
 	s.count++
+	s.scores.add(p.score)
 	s.push(p)
 }
 
@@ -320,6 +381,8 @@ func (s *pairSet) merge(o *pairSet) {
 		s.push(p)
 	}
 	s.count += o.count
+	s.scores.merge(&o.scores)
+	s.recurring = append(s.recurring, o.recurring...)
 	s.clashes = append(s.clashes, o.clashes...)
 	s.mergeExtra(o)
 }

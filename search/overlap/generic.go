@@ -23,7 +23,7 @@ const (
 // genericTerms marks the terms of the detector's vocabulary that are
 // generic in its corpus.
 func (d *detector) genericTerms() []bool {
-	n := len(d.talks)
+	n := d.docs
 	limit := max(genericMinDF, int32(genericDF*float64(n)+0.999))
 	df := d.voc.DF()
 	out := make([]bool, len(df))

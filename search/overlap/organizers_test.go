@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 	"github.com/talksearch/talksearch/index/ingest"
 )
 
@@ -128,8 +129,8 @@ func checkPretalxReport(t *testing.T, rep *Report) {
 		t.Fatal("no pairs")
 	}
 	p := rep.Pairs[0]
-	if p.A != "AB7XQK" || p.B != "CD9YRM" || p.Kind != KindResubmission || !cmp.Equal(p.SharedSpeakers, []string{"Ada Lovelace"}) {
-		t.Errorf("first pair %s/%s %s %v, want AB7XQK/CD9YRM resubmission by Ada Lovelace", p.A, p.B, p.Kind, p.SharedSpeakers)
+	if p.A != "AB7XQK" || p.B != "CD9YRM" || p.Kind != KindSameSpeaker || !cmp.Equal(p.SharedSpeakers, []string{"Ada Lovelace"}) {
+		t.Errorf("first pair %s/%s %s %v, want AB7XQK/CD9YRM same-speaker by Ada Lovelace", p.A, p.B, p.Kind, p.SharedSpeakers)
 	}
 	if p.Score < 0.5 || p.RoomA != "Room A" || p.RoomB != "Room B" || p.StartA == nil || len(p.SpeakersB) != 1 {
 		t.Errorf("pair card data: %+v", p)
@@ -170,7 +171,7 @@ func TestResubmissionNeedsTheSpeaker(t *testing.T) {
 	talks[0].Speakers = []index.Speaker{{Name: "José García"}}
 	talks[1].Speakers = []index.Speaker{{Name: "jose  GARCIA"}}
 	rep = Detect(talks, Options{})
-	if rep.Pairs[0].Kind != KindResubmission || !cmp.Equal(rep.Pairs[0].SharedSpeakers, []string{"José García"}) {
+	if rep.Pairs[0].Kind != KindSameSpeaker || !cmp.Equal(rep.Pairs[0].SharedSpeakers, []string{"José García"}) {
 		t.Errorf("pair %+v", rep.Pairs[0])
 	}
 }
@@ -217,7 +218,7 @@ func TestResubmissionsAcrossConferences(t *testing.T) {
 	}
 	r := rep.Resubmissions[0]
 	want := Resubmission{Earlier: "fosdem-2024/1", Later: "fosdem-2025/9", TitleEarlier: old.Title, TitleLater: edited.Title,
-		ConferenceEarlier: "fosdem-2024", ConferenceLater: "fosdem-2025", Kind: KindNearDuplicate, Score: r.Score,
+		ConferenceEarlier: "fosdem-2024", ConferenceLater: "fosdem-2025", YearEarlier: 2024, YearLater: 2025, Kind: KindResubmission, Score: r.Score,
 		Resemblance: r.Resemblance, SharedSpeakers: []string{"Ada Lovelace"}, Evidence: []string{"new title", "edited abstract", "same speaker"}}
 	if diff := cmp.Diff(want, r); diff != "" {
 		t.Errorf("resubmission (-want +got):\n%s", diff)
@@ -255,21 +256,36 @@ func TestRecurringTalksResubmissions(t *testing.T) {
 		got = append(got, row{r.Earlier, r.Later, strings.Join(r.Evidence, ", ")})
 	}
 	want := []row{
-		{"osw-2024/1120", "osw-2025/2145", "same title, edited abstract, same speaker"}, // The state of Rivulet
-		{"osw-2024/1243", "osw-2025/2301", "same title, edited abstract, same speaker"}, // Kettle: State of the Union 2024 → 2025
-		{"osw-2024/1187", "osw-2025/2210", "new title, same speaker"},                   // Pocket Mirage homebrew, renamed
+		{"osw-2024/1187", "osw-2025/2210", "new title, same speaker"}, // Pocket Mirage homebrew, renamed
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("resubmissions (-want +got):\n%s", diff)
 	}
-	if v, ok := rep.Talk("osw-2025/2145"); !ok || len(v.Versions) != 1 || v.Versions[0].Earlier != "osw-2024/1120" {
-		t.Errorf("the 2025 state of Rivulet lacks its earlier version: %+v", v)
+	// The yearly state-of talks are recurring sessions: one line each,
+	// with their years, and no pair.
+	wantRecurring := []Recurring{
+		{Title: "Kettle: State of the Union 2025", Years: []int{2024, 2025}, Conferences: []string{"osw-2024", "osw-2025"},
+			IDs: []string{"osw-2024/1243", "osw-2025/2301"}, Evidence: []string{"same title", "same speaker", "edited abstract", "short title"}},
+		{Title: "The state of Rivulet", Years: []int{2024, 2025}, Conferences: []string{"osw-2024", "osw-2025"},
+			IDs: []string{"osw-2024/1120", "osw-2025/2145"}, Evidence: []string{"same title", "same speaker", "edited abstract", "short title"}},
+	}
+	if diff := cmp.Diff(wantRecurring, rep.Recurring); diff != "" {
+		t.Errorf("recurring (-want +got):\n%s", diff)
+	}
+	for _, p := range rep.Pairs {
+		if p.Kind == KindRecurring {
+			t.Errorf("recurring pair %s/%s among the pairs", p.A, p.B)
+		}
+	}
+	if v, ok := rep.Talk("osw-2025/2210"); !ok || len(v.Versions) != 1 || v.Versions[0].Earlier != "osw-2024/1187" || len(v.Similar) != len(dedupPairs(v.Similar)) {
+		t.Errorf("the 2025 homebrew talk lacks its earlier version, or lists a pair twice: %+v", v)
 	}
 }
 
 // Two real years of FOSDEM, read by ingest from ../shared/datasets: the
-// talks that come back every year are flagged, earlier year first, among
-// them "The state of Go" (same title, same speaker).
+// sessions held every year are collapsed into one line with their years
+// ("The state of Go", the Weblate BoF), apart from the resubmissions
+// (earlier year first); the devrooms' 5-minute welcomes are not clashes.
 func TestSharedFOSDEMResubmissions(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "shared", "datasets", "fosdem")
 	var paths []string
@@ -285,19 +301,176 @@ func TestSharedFOSDEMResubmissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := Detect(c.Talks, Options{})
-	found := false
 	for _, r := range rep.Resubmissions {
 		if r.ConferenceEarlier != "fosdem-2024" || r.ConferenceLater != "fosdem-2025" {
 			t.Errorf("resubmission %s → %s: conferences %s → %s", r.Earlier, r.Later, r.ConferenceEarlier, r.ConferenceLater)
 		}
-		if r.TitleEarlier == "The state of Go" && r.TitleLater == "The state of Go" {
-			found = true
-			if !strings.Contains(strings.Join(r.Evidence, ", "), "same title") || len(r.SharedSpeakers) == 0 {
-				t.Errorf("The state of Go: evidence %v, speakers %v", r.Evidence, r.SharedSpeakers)
+		if r.TitleLater == "The state of Go" || r.TitleLater == "Weblate BoF" {
+			t.Errorf("recurring session %q listed as a resubmission", r.TitleLater)
+		}
+	}
+	recurring := map[string][]int{}
+	for _, r := range rep.Recurring {
+		recurring[r.Title] = r.Years
+	}
+	for _, title := range []string{"The state of Go", "Weblate BoF", "Welcome to the SBOM devroom"} {
+		if !cmp.Equal(recurring[title], []int{2024, 2025}) {
+			t.Errorf("recurring %q: years %v, want [2024 2025]", title, recurring[title])
+		}
+	}
+	for _, p := range rep.Pairs {
+		if recurring[p.TitleA] != nil && p.TitleA == p.TitleB {
+			t.Errorf("recurring session %q among the pairs", p.TitleA)
+		}
+	}
+	for k, cl := range rep.Clashes[:min(20, len(rep.Clashes))] {
+		for _, title := range []string{cl.TitleA, cl.TitleB} {
+			if strings.Contains(strings.ToLower(title), "welcome") {
+				t.Errorf("clash %d: a welcome, %q", k+1, title)
 			}
 		}
 	}
-	if !found || len(rep.Resubmissions) < 10 {
-		t.Errorf("%d resubmissions, The state of Go among them: %v", len(rep.Resubmissions), found)
+	if len(rep.Resubmissions) < 10 || len(rep.Recurring) < 10 {
+		t.Errorf("%d resubmissions, %d recurring sessions", len(rep.Resubmissions), len(rep.Recurring))
+	}
+}
+
+// dedupPairs is ps without repeated pairs.
+func dedupPairs(ps []Pair) []Pair {
+	seen := map[[2]string]bool{}
+	var out []Pair
+	for _, p := range ps {
+		if k := [2]string{p.A, p.B}; !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Two editions of an invented conference: the BoF and the seven devroom
+// welcomes held both years are one line each with their years; the
+// welcomes, 5-minute openings at 09:00 in seven rooms sharing a learnt
+// blurb, clash with nothing; the two compiler talks in parallel do.
+func TestMultiEditionRecurringAndWelcomes(t *testing.T) {
+	talks := readFile(t, "testdata/multi-edition.jsonl")
+	rep := Detect(talks, Options{})
+	if len(rep.Recurring) != 8 {
+		t.Fatalf("%d recurring sessions, want 8: %+v", len(rep.Recurring), rep.Recurring)
+	}
+	bof := rep.Recurring[0]
+	want := Recurring{Title: "Kettle packaging BoF", Years: []int{2024, 2025}, Conferences: []string{"osw-2024", "osw-2025"},
+		IDs: []string{"osw-2024/108", "osw-2025/108"}, Evidence: []string{"same title", "same speaker", "same abstract", "kind bof"}}
+	if diff := cmp.Diff(want, bof); diff != "" {
+		t.Errorf("the BoF (-want +got):\n%s", diff)
+	}
+	for _, r := range rep.Recurring[1:] {
+		if !strings.HasPrefix(r.Title, "Welcome to the ") || !cmp.Equal(r.Years, []int{2024, 2025}) {
+			t.Errorf("recurring %q %v", r.Title, r.Years)
+		}
+	}
+	var clashes [][2]string
+	for _, c := range rep.Clashes {
+		clashes = append(clashes, [2]string{c.A, c.B})
+	}
+	if !cmp.Equal(clashes, [][2]string{{"osw-2025/201", "osw-2025/202"}}) {
+		t.Errorf("clashes %v, want only the two compiler talks", clashes)
+	}
+	for _, p := range rep.Pairs {
+		if strings.HasPrefix(p.TitleA, "Welcome") && strings.HasPrefix(p.TitleB, "Welcome") {
+			t.Errorf("two welcomes paired: %s / %s (%v)", p.A, p.B, p.SharedTerms)
+		}
+	}
+	d := newDetector(talks, nil)
+	if !d.boiler.sentences[sentenceKey("Please silence your phones and join the devroom chat to ask questions.")] {
+		t.Error("the welcomes' shared sentence is not learnt as boilerplate")
+	}
+	for _, term := range analysis.AnalyzeTerms("welcome devroom") {
+		if !d.boiler.terms[term] {
+			t.Errorf("title term %q of the openings is not learnt as boilerplate", term)
+		}
+	}
+	if d.boiler.terms[analysis.AnalyzeTerms("Rivulet")[0]] {
+		t.Error("a subject, Rivulet, taken for boilerplate")
+	}
+}
+
+// An eight-proposal call, pretalx-style: one speaker's two proposals on
+// multi-GPU graph learning share no title word (PyG and PyTorch
+// Geometric, GPU and accelerator). With the seeds as background corpus
+// and the PyG alias (names.txt) they are the top finding, same speaker,
+// and borrowing the statistics lifts them: in eight texts a word two
+// proposals share looks common.
+func TestSmallCallBorrowsStatistics(t *testing.T) {
+	imp := readImport(t, "testdata/small-cfp.json", ingest.ImportOptions{})
+	if len(imp.Talks) != 8 {
+		t.Fatalf("%d proposals, want 8", len(imp.Talks))
+	}
+	own := Detect(imp.Talks, Options{})
+	rep := Detect(imp.Talks, Options{Background: seedTalks(t)})
+	if len(rep.Pairs) == 0 {
+		t.Fatal("no finding")
+	}
+	p := rep.Pairs[0]
+	if p.A != "GX1PYG" || p.B != "GX2GEO" || p.Kind != KindSameSpeaker || !cmp.Equal(p.SharedSpeakers, []string{"Mirela Stan"}) {
+		t.Errorf("top finding %s/%s %s %v, want GX1PYG/GX2GEO same-speaker by Mirela Stan", p.A, p.B, p.Kind, p.SharedSpeakers)
+	}
+	if len(p.SharedTerms) == 0 || p.SharedTerms[0] != "PyG" {
+		t.Errorf("shared terms %v, want PyG (PyTorch Geometric) first", p.SharedTerms)
+	}
+	if p.Score != 0.779 || len(own.Pairs) == 0 || own.Pairs[0].Score != 0.714 {
+		t.Errorf("score %.3f with the seeds' statistics, %v alone; want 0.779 and 0.714", p.Score, own.Pairs)
+	}
+	for _, q := range rep.Pairs {
+		if q.A != "GX1PYG" && q.B != "GX1PYG" && q.A != "GX2GEO" && q.B != "GX2GEO" {
+			t.Errorf("a background talk or a stranger's proposal paired: %s/%s", q.A, q.B)
+		}
+	}
+}
+
+// The committee's decisions file: a pair decided not to overlap leaves
+// the pairs, a confirmed one is marked with its note, a decision about a
+// pair the report does not hold is counted apart.
+func TestDecisionsApplied(t *testing.T) {
+	f, err := os.Open("testdata/decisions.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ds, err := ReadDecisions("decisions.csv", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Detect(readFile(t, "testdata/submissions.csv"), Options{}).Apply(ds)
+	if rep.Applied != 2 || rep.Unmatched != 1 {
+		t.Errorf("applied %d, unmatched %d; want 2, 1", rep.Applied, rep.Unmatched)
+	}
+	var got []string
+	for _, p := range rep.Pairs {
+		got = append(got, p.A+"/"+p.B+" "+p.Decision)
+	}
+	want := []string{"s01/s02 ", "s01/s03 ", "s02/s03 ", "s05/s06 confirmed", "s02/s04 ", "s03/s04 "}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pairs (-want +got):\n%s", diff)
+	}
+	if tot := rep.Totals(); tot.Pairs != 6 || tot.Decisions != 2 || len(rep.Clashes) != 1 {
+		t.Errorf("totals %+v, %d clashes", tot, len(rep.Clashes))
+	}
+	var buf strings.Builder
+	if err := WriteDecision(&buf, Decision{A: "s05", B: "s06", Decision: DecisionConfirmed, Note: "=split them"}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadDecisions("download.csv", strings.NewReader(buf.String()))
+	if err != nil || !cmp.Equal(back, []Decision{{A: "s05", B: "s06", Decision: DecisionConfirmed, Note: "=split them"}}) {
+		t.Errorf("a downloaded decision read back: %v, %+v\n%s", err, back, buf.String())
+	}
+	for _, bad := range []struct{ text, err string }{
+		{"a,b\ns1,s2\n", `bad.csv:1: no "decision" column`},
+		{"a,b,decision\ns1,s2,maybe\n", `bad.csv:2: decision "maybe": want not-an-overlap or confirmed`},
+		{"a,b,decision\ns1,s2,confirmed\n,s3,confirmed\n", "bad.csv:3: a and b must both name a talk id"},
+	} {
+		if _, err := ReadDecisions("bad.csv", strings.NewReader(bad.text)); err == nil || !strings.HasPrefix(err.Error(), bad.err) {
+			t.Errorf("%q: %v, want %s", bad.text, err, bad.err)
+		}
 	}
 }

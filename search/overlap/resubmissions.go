@@ -19,6 +19,8 @@ type Resubmission struct {
 	TitleLater        string
 	ConferenceEarlier string
 	ConferenceLater   string
+	YearEarlier       int // 0: unknown
+	YearLater         int
 	Kind              string // the pair's kind
 	Score             float64
 	Resemblance       float64
@@ -43,7 +45,7 @@ func (d *detector) isResubmission(p pairInfo) bool {
 		return false
 	}
 	switch p.kind {
-	case KindDuplicate, KindNearDuplicate, KindResubmission:
+	case KindDuplicate, KindNearDuplicate, KindSameSpeaker, KindResubmission:
 		return true
 	}
 	if d.titleKeys[p.i] != 0 && d.titleKeys[p.i] == d.titleKeys[p.j] {
@@ -112,6 +114,7 @@ func (d *detector) buildResubmissions(pairs []pairInfo, maxPairs int) ([]Resubmi
 		r := Resubmission{
 			Earlier: a.ID, Later: b.ID, TitleEarlier: a.Title, TitleLater: b.Title,
 			ConferenceEarlier: a.Conference.ID, ConferenceLater: b.Conference.ID,
+			YearEarlier: talkYear(a), YearLater: talkYear(b),
 			Kind: p.kind, Score: round(p.score), Resemblance: round(jac),
 			SharedSpeakers: sharedSpeakers(a, d.spk[i], d.spk[j]),
 		}

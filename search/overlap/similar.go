@@ -23,11 +23,10 @@ type similarIndex struct {
 
 // keepViews says whether a report keeps what Report.Talk needs (the
 // detector's vectors, memory that a report without them does not hold,
-// see keepDetector). Only the report at the default thresholds does, so a
-// server asked for many thresholds keeps one detector per corpus, not one
-// per threshold.
+// see keepDetector). The report at Floor and the default clash threshold,
+// the one a server keeps per corpus and filters for every minimum, does.
 func keepViews(opts Options) bool {
-	return (opts.Min <= 0 || opts.Min == DefaultMin) && (opts.ClashMin <= 0 || opts.ClashMin == DefaultClashMin)
+	return opts.Min == Floor && (opts.ClashMin <= 0 || opts.ClashMin == DefaultClashMin)
 }
 
 // TalkOverlaps is one submission's organizer view: the submissions most
@@ -71,7 +70,7 @@ func (s *pairSet) addNear(p pairInfo) {
 // see every pair found, whatever its score.
 func (s *pairSet) extra(p pairInfo) {
 	s.addNear(p)
-	if s.resub != nil && s.resub(p) {
+	if p.kind == KindResubmission {
 		s.resubs = append(s.resubs, p)
 	}
 }
@@ -79,9 +78,9 @@ func (s *pairSet) extra(p pairInfo) {
 // mergeExtra is pairSet.merge's hook.
 func (s *pairSet) mergeExtra(o *pairSet) {
 	if s.near != nil {
-		for _, l := range o.near {
+		for k, l := range o.near {
 			for _, p := range l {
-				if p.i < p.j { // each pair is in two lists; add it once
+				if k == p.i { // each pair is in two lists; add it once
 					s.addNear(p)
 				}
 			}
@@ -92,7 +91,7 @@ func (s *pairSet) mergeExtra(o *pairSet) {
 
 // Talk is the organizer view of one talk of the report, false for an id
 // not in it (or a break, which is never compared), and for every id of a
-// report at other than the default thresholds (see keepViews).
+// report below Floor or at another clash threshold (see keepViews).
 func (r *Report) Talk(id string) (*TalkOverlaps, bool) {
 	if r.similar == nil {
 		return nil, false

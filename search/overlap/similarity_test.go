@@ -57,7 +57,7 @@ func sortScored(s []scored) {
 // On the seeds no term reaches the df cap, so the prefix filter must find
 // exactly the pairs brute force finds.
 func TestTopicalPairsMatchBruteForceOnSeeds(t *testing.T) {
-	d := newDetector(seedTalks(t))
+	d := newDetector(seedTalks(t), nil)
 	for _, threshold := range []float64{0.05, DefaultClashMin, DefaultMin, 0.3} {
 		got := collectPairs(d.vecs, d.voc.DF(), threshold)
 		want := bruteForcePairs(d.vecs, threshold)
@@ -91,7 +91,7 @@ func TestTopicalPairsRecallOnSynthetic(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compares 500k pairs")
 	}
-	d := newDetector(syntheticSubmissions(1000, 3))
+	d := newDetector(syntheticSubmissions(1000, 3), nil)
 	common := 0
 	for _, f := range d.voc.DF() {
 		if f > commonFloor {

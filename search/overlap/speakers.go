@@ -139,7 +139,7 @@ func (d *detector) speakerScore(p *pairInfo) {
 	if min(d.vecs[p.i].Len(), d.vecs[p.j].Len()) < minTerms {
 		return
 	}
-	p.kind = KindResubmission
+	p.kind = KindSameSpeaker
 	p.score = 1 - (1-p.cos)*(1-speakerEvidence)
 }
 
@@ -152,6 +152,7 @@ func (d *detector) decorate(out *Pair, p pairInfo) {
 	out.RoomA, out.RoomB = a.Room, b.Room
 	out.StartA, out.StartB = a.Start, b.Start
 	out.ConferenceA, out.ConferenceB = a.Conference.ID, b.Conference.ID
+	out.YearA, out.YearB = talkYear(a), talkYear(b)
 }
 
 func speakerNames(t index.Talk) []string {

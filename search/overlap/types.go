@@ -3,17 +3,26 @@ package overlap
 import (
 	"time"
 
+	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/ingest"
 )
 
-// Kinds of overlap between two talks.
+// Kinds of finding between two talks.
 const (
-	KindDuplicate     = "duplicate"      // the same text (merged at ingest, or identical submissions)
-	KindNearDuplicate = "near-duplicate" // the same text, edited
+	KindDuplicate     = "duplicate"      // the same proposal twice in one call (identical texts)
+	KindNearDuplicate = "near-duplicate" // the same proposal twice in one call, edited
 	KindTopical       = "topical"        // different texts about the same thing
-	// KindResubmission is a reworded text by the same speaker: the same
-	// proposal submitted again.
+	// KindSameSpeaker is two proposals of one programme by the same
+	// speaker on a similar subject: one proposal reworded, or two the
+	// committee wants side by side.
+	KindSameSpeaker = "same-speaker"
+	// KindResubmission is a proposal that was in an earlier edition: the
+	// same or an edited text, the same title, or the same speaker on a
+	// similar text, at another conference.
 	KindResubmission = "resubmission"
+	// KindRecurring is a session held at every edition (Report.Recurring),
+	// never listed among the pairs.
+	KindRecurring = "recurring"
 )
 
 // Thresholds used when Options leave them at zero. They were chosen on the
@@ -22,6 +31,11 @@ const (
 const (
 	// DefaultMin is the lowest score of a reported pair.
 	DefaultMin = 0.13
+	// Floor is the lowest minimum a served report takes: the report is
+	// made once at Floor and every minimum from Floor up filters it
+	// (Report.AtLeast). It is DefaultClashMin, so the search for clashes
+	// already finds every pair the report at Floor holds.
+	Floor = DefaultClashMin
 	// DefaultClashMin is the lowest score of a pair that counts as a clash
 	// when the two talks run in parallel: splitting an audience matters at a
 	// lower similarity than flagging a submission for merging does.
@@ -43,6 +57,10 @@ type Options struct {
 	// MaxPairs is the most pairs, and the most clashes, reported; 0 means
 	// DefaultMaxPairs.
 	MaxPairs int
+	// Background are talks whose texts a call of fewer than SmallCall
+	// talks borrows its term statistics from (the served conferences, or
+	// the seeds); they are never paired.
+	Background []index.Talk
 }
 
 // Report is everything the organizers see. Its JSON form, the API's and
@@ -76,8 +94,27 @@ type Report struct {
 	Resubmissions []Resubmission
 	// MoreResubmissions is how many MaxPairs left out.
 	MoreResubmissions int
+	// Recurring are the sessions every edition holds, one line each.
+	Recurring []Recurring
+	// Applied and Unmatched count the committee's decisions (Apply) that
+	// matched a finding of the report and those that did not.
+	Applied, Unmatched int
 	// similar answers Talk; nil for a report not made by Detect.
 	similar *similarIndex
+	// min is the minimum the pairs were found at, scores how many pairs
+	// reached each hundredth from it, pairScores the unrounded scores of
+	// Pairs, clusterBest each cluster's strongest pair: what AtLeast
+	// filters by.
+	min         float64
+	scores      scoreCounts
+	pairScores  []float64
+	clusterBest []float64
+	// talks are the compared talks by id (Info); scheduleConflicts counts
+	// the speaker and track conflicts, before MaxPairs.
+	talks             map[string]TalkInfo
+	scheduleConflicts int
+	// dropped is how many listed pairs decisions left out (Apply).
+	dropped int
 }
 
 // Pair is two talks that overlap, and why.
@@ -105,6 +142,11 @@ type Pair struct {
 	// ConferenceA and ConferenceB are the talks' conference ids.
 	ConferenceA string
 	ConferenceB string
+	// YearA and YearB are the talks' years (0: unknown).
+	YearA, YearB int
+	// Decision is the committee's (DecisionConfirmed, with its Note);
+	// pairs decided not to overlap are not reported.
+	Decision, Note string
 	// Resemblance is the share of word 3-grams the two texts have in common
 	// (Jaccard, 0..1): near 1 means the same text, edited.
 	Resemblance float64
