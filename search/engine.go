@@ -516,6 +516,9 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		s.closeIndex()
 		return nil, fmt.Errorf("the thesaurus's phrases: %w", err)
 	}
+	// What a first typo would build is built before the snapshot is
+	// served: a start is ready, and a reload swapped in, only once warm.
+	s.vocab.lengths.of(s.vocab)
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
 		for _, d := range s.byTime {

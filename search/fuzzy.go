@@ -42,10 +42,10 @@ func sigDistance(a, b uint64) int {
 }
 
 // lengthTable is a vocabulary's byLen words with what the scan reads of
-// each, side by side: its runes and its letter signature. Built on the
-// first correction, so a restart or a corpus without typos never pays for
-// it. Read from maps by word, they would cost the scan a hash lookup per
-// word, more than the bound it computes.
+// each, side by side: its runes and its letter signature. Built with the
+// snapshot (newSnapshot), so that the first query with a typo costs what
+// any other does. Read from maps by word, they would cost the scan a hash
+// lookup per word, more than the bound it computes.
 type lengthTable struct {
 	once  sync.Once
 	byLen map[int]*sameLength

@@ -122,3 +122,19 @@ func FuzzSurfaceWords(f *testing.F) {
 		}
 	})
 }
+
+// A snapshot is served warm: the table the first typo's scan reads is
+// built with it, on a start and on a re-index alike, not by that query.
+func TestSnapshotServedWarm(t *testing.T) {
+	e := fixtureEngine(t)
+	if e.snap.Load().vocab.lengths.byLen == nil {
+		t.Fatal("the words by length are not built at the start")
+	}
+	talks := e.Talks()
+	if err := e.Replace(talks[:len(talks)-1]); err != nil {
+		t.Fatal(err)
+	}
+	if e.snap.Load().vocab.lengths.byLen == nil {
+		t.Fatal("the words by length are not built before a re-index is served")
+	}
+}
