@@ -460,15 +460,19 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, fmt.Errorf("no analyzer for field %s", index.FieldTitle)
 	}
 	s.terms = talkanalysis.TermsOf(s.analyzer)
-	// The mean field lengths (an analysis of a sample of the talks) are
-	// measured beside the rest of the start, which they are needed by
-	// only from the known phrases on, on a second core; every way out
-	// waits for them before closing the index.
-	var bm25Err error
+	// The mean field lengths (an analysis of a sample of the talks, or
+	// what the sidecar keeps of it) are measured beside the rest of the
+	// start, which needs them only from the known phrases on, on a second
+	// core; every way out waits for them before closing the index.
+	var (
+		bm25Err      error
+		bm25Loaded   bool
+		bm25Problems []error
+	)
 	bm25Done := make(chan struct{})
 	go func() {
 		defer close(bm25Done)
-		s.bm25, bm25Err = ranking.BM25Stats(idx, talks, s.analyzer)
+		s.bm25, bm25Loaded, bm25Problems, bm25Err = bm25Of(idx, talks, s.analyzer, index.SidecarOf(idx))
 	}()
 	fail := func(err error) (*snapshot, error) {
 		<-bm25Done
@@ -512,6 +516,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		s.closeIndex()
 		return nil, bm25Err
 	}
+	s.kept.note(keptBM25, bm25Loaded, bm25Problems...)
 	if err := s.scan.KnowPhrases(s.withBM25(context.Background()), s.thesaurusPhrases()); err != nil {
 		s.closeIndex()
 		return nil, fmt.Errorf("the thesaurus's phrases: %w", err)

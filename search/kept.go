@@ -8,7 +8,12 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/synonyms"
 )
 
@@ -22,6 +27,9 @@ const (
 	keptThesaurus  = "thesaurus"
 	// keptAssociations: assoc.go, on corpora that are mined.
 	keptAssociations = "associations"
+	// keptBM25: the fields' mean lengths (ranking.BM25Stats), an analysis
+	// of up to 2,000 talks' text.
+	keptBM25 = "bm25"
 )
 
 // Kept says where the engine's derivations of the corpus it serves came
@@ -101,6 +109,46 @@ func (s *snapshot) derive(talks []index.Talk, sc *index.Sidecar) {
 	sort.Strings(report.Loaded)
 	sort.Strings(report.Derived)
 	sort.Strings(report.Problems)
+}
+
+// bm25Of returns the BM25 statistics sc keeps for these talks, else
+// measures them (ranking.BM25Stats) and keeps them in sc. loaded says
+// which; problems are why a kept copy was not used or could not be kept.
+func bm25Of(idx bleve.Index, talks []index.Talk, an analysis.Analyzer, sc *index.Sidecar) (st *bsearch.BM25Stats, loaded bool, problems []error, err error) {
+	var k bsearch.BM25Stats
+	loadErr := loadKept(sc, keptBM25, &k)
+	if loadErr == nil {
+		if n, err := idx.DocCount(); err == nil && float64(n) == k.DocCount {
+			return &k, true, nil, nil
+		}
+		loadErr = fmt.Errorf("sidecar %s: kept for another number of talks", keptBM25)
+	}
+	if st, err = ranking.BM25Stats(idx, talks, an); err != nil {
+		return nil, false, nil, err
+	}
+	problems = append(problems, loadErr)
+	if st != nil {
+		problems = append(problems, saveKept(sc, keptBM25, st))
+	}
+	return st, false, problems, nil
+}
+
+// note adds a derivation to the report: loaded or derived, and its
+// problems but "not kept yet".
+func (k *Kept) note(name string, loaded bool, problems ...error) {
+	if loaded {
+		k.Loaded = append(k.Loaded, name)
+		sort.Strings(k.Loaded)
+	} else {
+		k.Derived = append(k.Derived, name)
+		sort.Strings(k.Derived)
+	}
+	for _, p := range problems {
+		if p != nil && !errors.Is(p, errNotKept) {
+			k.Problems = append(k.Problems, p.Error())
+		}
+	}
+	sort.Strings(k.Problems)
 }
 
 // loadKept reads name from sc into v: nil when it did, errNotKept when

@@ -112,8 +112,8 @@ func wantKept(t *testing.T, e *Engine, want Kept) {
 }
 
 var (
-	allDerived = Kept{Derived: []string{keptThesaurus, keptVocabulary}}
-	allLoaded  = Kept{Loaded: []string{keptThesaurus, keptVocabulary}}
+	allDerived = Kept{Derived: []string{keptBM25, keptThesaurus, keptVocabulary}}
+	allLoaded  = Kept{Loaded: []string{keptBM25, keptThesaurus, keptVocabulary}}
 )
 
 // TestKeptDerivationsSeeds: a restart on an on-disk index reads the
@@ -139,7 +139,7 @@ func TestKeptDerivationsSeeds(t *testing.T) {
 	// kept again, the thesaurus still read.
 	flipByte(t, filepath.Join(side, keptVocabulary), 100)
 	damaged := newEngineT(t, c.Talks, onDisk(dir))
-	wantKept(t, damaged, Kept{Loaded: []string{keptThesaurus}, Derived: []string{keptVocabulary},
+	wantKept(t, damaged, Kept{Loaded: []string{keptBM25, keptThesaurus}, Derived: []string{keptVocabulary},
 		Problems: []string{"sidecar vocabulary: checksum mismatch"}})
 	sameAnswers(t, fresh, damaged, keptQueries)
 	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), allLoaded)
@@ -148,7 +148,7 @@ func TestKeptDerivationsSeeds(t *testing.T) {
 	if err := os.Truncate(filepath.Join(side, keptThesaurus), 10); err != nil {
 		t.Fatal(err)
 	}
-	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), Kept{Loaded: []string{keptVocabulary}, Derived: []string{keptThesaurus},
+	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), Kept{Loaded: []string{keptBM25, keptVocabulary}, Derived: []string{keptThesaurus},
 		Problems: []string{"sidecar thesaurus: 10 bytes, truncated"}})
 
 	// Intact, but kept for other talks: never read as these talks'.
@@ -156,7 +156,7 @@ func TestKeptDerivationsSeeds(t *testing.T) {
 	newEngineT(t, fixtureTalks(t), onDisk(other))
 	copyFile(t, filepath.Join(other, "current", "sidecar", keptVocabulary), filepath.Join(side, keptVocabulary))
 	foreign := newEngineT(t, c.Talks, onDisk(dir))
-	wantKept(t, foreign, Kept{Loaded: []string{keptThesaurus}, Derived: []string{keptVocabulary},
+	wantKept(t, foreign, Kept{Loaded: []string{keptBM25, keptThesaurus}, Derived: []string{keptVocabulary},
 		Problems: []string{"written for other talks"}})
 	sameDerivations(t, fresh, foreign)
 	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), allLoaded)
@@ -185,9 +185,9 @@ func TestKeptDerivationsFOSDEM2025(t *testing.T) {
 	fresh := newEngineT(t, c.Talks, Options{})
 	dir := t.TempDir()
 	// 1,105 talks are mined for associations (assoc.go), kept too.
-	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), Kept{Derived: []string{keptAssociations, keptThesaurus, keptVocabulary}})
+	wantKept(t, newEngineT(t, c.Talks, onDisk(dir)), Kept{Derived: []string{keptAssociations, keptBM25, keptThesaurus, keptVocabulary}})
 	restarted := newEngineT(t, c.Talks, onDisk(dir))
-	wantKept(t, restarted, Kept{Loaded: []string{keptAssociations, keptThesaurus, keptVocabulary}})
+	wantKept(t, restarted, Kept{Loaded: []string{keptAssociations, keptBM25, keptThesaurus, keptVocabulary}})
 	sameDerivations(t, fresh, restarted)
 	if a, b := fresh.snap.Load().assoc, restarted.snap.Load().assoc; !reflect.DeepEqual(a.posts, b.posts) || !reflect.DeepEqual(a.docs, b.docs) {
 		t.Errorf("associations differ after a restart")
