@@ -71,6 +71,37 @@ var maxSearchers = 48
 // test can compare plans without it.
 var maxWordWork uint64 = 100_000
 
+// longWordWorkShare divides maxWordWork for a query of more words than
+// maxWordClauses. Such a query spends the whole budget of searchers on
+// its other parts too (the words counted together, compounds, proximity
+// phrases), each of them read for the talks its words find, and it looks
+// up corrections and variants for every clause: on a large corpus those
+// parts together with its words' work would take several times a short
+// query's time. No judged query is that long
+// (TestJudgedQueriesFitTheWordWork).
+const longWordWorkShare = 2
+
+// typoEdits is the most edits a typo correction looks for in a query of
+// n content words. A query of more words than maxWordClauses has its
+// corrections looked up within one edit (a slip, a swap of neighbours):
+// a scan for two edits measures many more of the vocabulary's words, as
+// many more as the vocabulary is large.
+func typoEdits(n int) int {
+	if n > maxWordClauses {
+		return 1
+	}
+	return 2
+}
+
+// wordWork is the budget of work of the words' disjunction for a query
+// of n content words.
+func wordWork(n int) uint64 {
+	if n > maxWordClauses {
+		return maxWordWork / longWordWorkShare
+	}
+	return maxWordWork
+}
+
 // maxAssocPostings bounds the talks the associated terms of a query are
 // counted over (assoc.go: every talk of each of its rarer words' terms,
 // snapshot.dict); beyond it the query has none. The judged queries of the
@@ -106,10 +137,10 @@ func work(parts []wordPart, more ...wordPart) uint64 {
 }
 
 // affordableClauses keeps, of the words' clauses, the most selective ones
-// whose work fits in maxWordWork, in the query's order, and spends their
+// whose work fits in limit (wordWork), in the query's order, and spends their
 // searchers; the first fits whatever its work. The words left out are
 // b.costlyWords.
-func (s *snapshot) affordableClauses(parts []wordPart, b *budget) []wordPart {
+func (s *snapshot) affordableClauses(parts []wordPart, limit uint64, b *budget) []wordPart {
 	byCost := make([]int, len(parts))
 	for i := range byCost {
 		byCost[i] = i
@@ -118,7 +149,7 @@ func (s *snapshot) affordableClauses(parts []wordPart, b *budget) []wordPart {
 	keep := make([]bool, len(parts))
 	var kept []wordPart
 	for n, i := range byCost {
-		if n > 0 && work(kept, parts[i]) > maxWordWork {
+		if n > 0 && work(kept, parts[i]) > limit {
 			break
 		}
 		kept = append(kept, parts[i])

@@ -228,3 +228,37 @@ func TestWordWorkLeavesOutTheLeastSelective(t *testing.T) {
 		}
 	}
 }
+
+// TestLongQueriesCorrectWithinOneEdit: a word two edits from a corpus word
+// is corrected in a short query, and not in a query of more words than
+// maxWordClauses, whose corrections look one edit away; a one-edit slip is
+// corrected in both.
+func TestLongQueriesCorrectWithinOneEdit(t *testing.T) {
+	e, _ := seedEngine(t)
+	s := e.snap.Load()
+	// The typo first: only the first maxWordClauses words are looked up.
+	const long = " compiler robotics cache checkpointing quantization kernel memory network storage security testing python rust"
+	for _, c := range []struct {
+		q    string
+		want [][2]string
+	}{
+		{"dstributde training", [][2]string{{"dstributde", "distributed"}}},
+		{"dstributde" + long, nil},
+		{"distrbiuted training", [][2]string{{"distrbiuted", "distributed"}}},
+		{"distrbiuted" + long, [][2]string{{"distrbiuted", "distributed"}}},
+	} {
+		if got := s.compile(syntax.Parse(c.q)).fixes; !slices.Equal(got, c.want) {
+			t.Errorf("%q: corrections %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+// TestLongQueriesHaveHalfTheWordWork: the budget of work of a query of
+// more words than maxWordClauses is half a shorter one's.
+func TestLongQueriesHaveHalfTheWordWork(t *testing.T) {
+	for n, want := range map[int]uint64{1: maxWordWork, maxWordClauses: maxWordWork, maxWordClauses + 1: maxWordWork / 2, 60: maxWordWork / 2} {
+		if got := wordWork(n); got != want {
+			t.Errorf("wordWork(%d) = %d, want %d", n, got, want)
+		}
+	}
+}

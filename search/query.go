@@ -134,7 +134,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				bud.uncorrected = append(bud.uncorrected, w)
 			default:
 				bud.corrections++
-				if fix := s.corrections(w); len(fix) > 0 {
+				if fix := s.corrections(w, typoEdits(len(words))); len(fix) > 0 {
 					pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
 					for _, f := range fix {
 						alts = append(alts, alternative{text: f, weight: ranking.Correction})
@@ -165,14 +165,15 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			q := s.wordClause(alts)
 			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, nLiteral)}, postings: s.postingsOf(q)})
 		}
-		parts = s.affordableClauses(parts, &bud)
+		limit := wordWork(len(words))
+		parts = s.affordableClauses(parts, limit, &bud)
 		if plain := s.affordableWords(&bud); len(plain) > 0 {
 			// Beyond the budget of clauses, the words count together as
 			// one, matched as they are.
 			alts := []alternative{{text: strings.Join(plain, " "), weight: ranking.Literal}}
 			q := s.wordClause(alts)
 			part := wordPart{word: strings.Join(plain, " "), q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, 1)}, postings: s.postingsOf(q)}
-			if work(parts, part) <= maxWordWork {
+			if work(parts, part) <= limit {
 				parts = append(parts, part)
 			} else {
 				bud.costlyWords = append(bud.costlyWords, plain...)

@@ -235,7 +235,8 @@ func (r *editRows) distance(a, b []rune, bound int) int {
 // corrections returns what the user probably meant by w when the index does
 // not know w: the closest corpus words. Words with digits or punctuation
 // (`mi300x`, `<1ms`) are product names and numbers, never corrected.
-func (s *snapshot) corrections(w string) []string {
+// edits caps the edits looked for (typoEdits).
+func (s *snapshot) corrections(w string, edits int) []string {
 	lw := strings.ToLower(w)
 	for _, r := range lw {
 		if !unicode.IsLetter(r) {
@@ -245,7 +246,7 @@ func (s *snapshot) corrections(w string) []string {
 	if s.vocab.df[lw] > 0 || s.knownTerms(s.knownForm(w)) || synonyms.IsEnglishWord(lw) {
 		return nil
 	}
-	if fix := s.vocab.correctWithin(lw, maxEdits(len([]rune(lw))), 2); len(fix) > 0 {
+	if fix := s.vocab.correctWithin(lw, min(edits, maxEdits(len([]rune(lw)))), 2); len(fix) > 0 {
 		return fix
 	}
 	return s.vocab.family(lw, 2)
