@@ -22,7 +22,8 @@ import (
 // they share far more talks than chance gives (normalised pointwise mutual
 // information). One word's associates drift ("rust" → "cargo", "crate"),
 // so a term only joins a query when it is associated with every word of a
-// two- or three-word query, or half the words of a longer one (assocNeed):
+// two- or three-word query, or half the words of a longer one (assocNeed),
+// and only words the corpus lacks as typed are expanded (drift.go):
 // the talks about what the question asks, in their own words. It is an optional term of low weight that never counts in the
 // coordination factor, and the answer lists it with the synonyms
 // ("docker, images → container").

@@ -176,15 +176,23 @@ func saveKept(sc *index.Sidecar, name string, v any) error {
 var errNotKept = errors.New("not kept")
 
 // keptVocab is a vocabulary as it is kept: its words sorted, each one's
-// talk count, and the hyphenated forms as pairs (joined, hyphenated).
+// talk count, the hyphenated forms as pairs (joined, hyphenated), and the
+// words of speakers' names, sorted (HasSpeakers: kept by a version that
+// keeps them).
 type keptVocab struct {
-	Words   []string
-	DF      []int32
-	Hyphens []string
+	Words       []string
+	DF          []int32
+	Hyphens     []string
+	Speakers    []string
+	HasSpeakers bool
 }
 
 func (v *vocabulary) kept() keptVocab {
-	k := keptVocab{Words: v.sorted, DF: make([]int32, len(v.sorted))}
+	k := keptVocab{Words: v.sorted, DF: make([]int32, len(v.sorted)), HasSpeakers: true}
+	for w := range v.speakers {
+		k.Speakers = append(k.Speakers, w)
+	}
+	sort.Strings(k.Speakers)
 	for i, w := range v.sorted {
 		k.DF[i] = int32(v.df[w])
 	}
@@ -205,12 +213,19 @@ func (k keptVocab) vocabulary() (*vocabulary, error) {
 	if len(k.DF) != len(k.Words) || len(k.Hyphens)%2 != 0 || !slices.IsSorted(k.Words) {
 		return nil, fmt.Errorf("inconsistent: %d words, %d counts, %d hyphen entries", len(k.Words), len(k.DF), len(k.Hyphens))
 	}
+	if !k.HasSpeakers {
+		return nil, errors.New("no words of speakers' names: kept by an older version")
+	}
 	v := &vocabulary{
-		df:      make(map[string]int, len(k.Words)),
-		hyphens: make(map[string]string, len(k.Hyphens)/2),
-		byLen:   map[int][]string{},
-		runes:   make(map[string][]rune, len(k.Words)),
-		sorted:  k.Words,
+		df:       make(map[string]int, len(k.Words)),
+		hyphens:  make(map[string]string, len(k.Hyphens)/2),
+		byLen:    map[int][]string{},
+		runes:    make(map[string][]rune, len(k.Words)),
+		sorted:   k.Words,
+		speakers: make(map[string]bool, len(k.Speakers)),
+	}
+	for _, w := range k.Speakers {
+		v.speakers[w] = true
 	}
 	for i, w := range k.Words {
 		v.df[w] = int(k.DF[i])
@@ -221,5 +236,6 @@ func (k keptVocab) vocabulary() (*vocabulary, error) {
 	for i := 0; i < len(k.Hyphens); i += 2 {
 		v.hyphens[k.Hyphens[i]] = k.Hyphens[i+1]
 	}
+	v.fold()
 	return v, nil
 }

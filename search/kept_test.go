@@ -87,7 +87,8 @@ func sameDerivations(t *testing.T, a, b *Engine) {
 	// have made.
 	va, vb := sa.vocab, sb.vocab
 	if !reflect.DeepEqual(va.df, vb.df) || !reflect.DeepEqual(va.hyphens, vb.hyphens) || !reflect.DeepEqual(va.byLen, vb.byLen) ||
-		!reflect.DeepEqual(va.runes, vb.runes) || !reflect.DeepEqual(va.sorted, vb.sorted) {
+		!reflect.DeepEqual(va.runes, vb.runes) || !reflect.DeepEqual(va.sorted, vb.sorted) ||
+		!reflect.DeepEqual(va.folded, vb.folded) || !reflect.DeepEqual(va.speakers, vb.speakers) {
 		t.Errorf("vocabulary differs: %d words fresh, %d restarted", len(sa.vocab.sorted), len(sb.vocab.sorted))
 	}
 	if diff := cmp.Diff(sa.thesaurus.Groups(), sb.thesaurus.Groups()); diff != "" {

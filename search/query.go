@@ -115,6 +115,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonWeight float64
 		var parts []wordPart
 		pl.synonyms = applied
+		byName := speakerShaped(words)
 		for i, w := range words {
 			if i >= maxWordClauses {
 				bud.plainWords = append(bud.plainWords, words[i:]...)
@@ -128,20 +129,27 @@ func (s *snapshot) compile(p syntax.Query) plan {
 					alts = append(alts, alternative{text: joins[j], weight: ranking.Joined})
 				}
 			}
+			// Expansions never drift (drift.go): a name typed without its
+			// accents is that name, not a typo to correct or complete.
+			folded := s.folds(w)
+			for _, f := range folded {
+				alts = append(alts, alternative{text: f, weight: ranking.Literal})
+				pl.synonyms = append(pl.synonyms, w+" → "+sameCase(f, w))
+			}
 			switch {
-			case !s.mayCorrect(w):
+			case len(folded) > 0 || !s.mayCorrect(w):
 			case bud.corrections >= maxCorrections:
 				bud.uncorrected = append(bud.uncorrected, w)
 			default:
 				bud.corrections++
-				if fix := s.corrections(w, typoEdits(len(words))); len(fix) > 0 {
+				if fix := s.keepExpansions(w, s.corrections(w, typoEdits(len(words))), byName, true); len(fix) > 0 {
 					pl.fixes = append(pl.fixes, [2]string{w, fix[0]})
 					for _, f := range fix {
 						alts = append(alts, alternative{text: f, weight: ranking.Correction})
 					}
 				}
 			}
-			for _, f := range s.forms(w) {
+			for _, f := range s.keepExpansions(w, s.forms(w), false, true) {
 				alts = append(alts, alternative{text: f, weight: ranking.Correction})
 				pl.synonyms = append(pl.synonyms, w+" → "+f)
 			}
@@ -151,9 +159,15 @@ func (s *snapshot) compile(p syntax.Query) plan {
 					pl.synonyms = append(pl.synonyms, v.note)
 				}
 			}
-			if i == len(words)-1 && strings.HasSuffix(strings.ToLower(p.Raw), strings.ToLower(w)) {
+			if i == len(words)-1 && len(folded) == 0 && strings.HasSuffix(strings.ToLower(p.Raw), strings.ToLower(w)) {
 				// The word being typed: "monr" finds Monarch.
-				alts = append(alts, s.completions(w)...)
+				var texts []string
+				for _, c := range s.completions(w) {
+					texts = append(texts, c.text)
+				}
+				for _, c := range s.keepExpansions(w, texts, byName, false) {
+					alts = append(alts, alternative{text: c, weight: ranking.Completion})
+				}
 			}
 			alts = distinctAlternatives(append(alts, synAlts[w]...))
 			if s.common(w) && !allCommon {
@@ -200,10 +214,12 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 		}
 		// Terms the talks use for what several of the words say
-		// (assoc.go): optional, never counted by the coordination.
+		// (assoc.go): optional, never counted by the coordination. Only
+		// for words the corpus does not have as typed: a word it has is
+		// never expanded into others (drift.go).
 		var ranked []string
 		for _, w := range words[:min(len(words), maxWordClauses)] {
-			if !s.common(w) {
+			if !s.common(w) && s.vocab.df[strings.ToLower(w)] == 0 {
 				ranked = append(ranked, w)
 			}
 		}

@@ -391,13 +391,13 @@ var fosdemFloors = map[string]scores{
 	"name":        {0.975, 1.000, 0.736},
 	"topic":       {0.877, 1.000, 0.499},
 	"acronym":     {0.956, 1.000, 0.469},
-	"variant":     {0.826, 1.000, 0.540},
+	"variant":     {0.820, 1.000, 0.540},
 	"question":    {0.539, 0.875, 0.451},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
 	"multi":       {0.714, 1.000, 0.513},
-	"schedule":    {0.778, 0.938, 0.344},
-	"all":         {0.838, 0.979, 0.562},
+	"schedule":    {0.770, 0.938, 0.340},
+	"all":         {0.837, 0.979, 0.562},
 }
 
 func TestRelevanceFOSDEM(t *testing.T) {
@@ -430,13 +430,13 @@ var fosdemScanFloors = map[string]scores{
 	"name":        {0.975, 1.000, 0.736},
 	"topic":       {0.874, 1.000, 0.490},
 	"acronym":     {0.953, 1.000, 0.469},
-	"variant":     {0.824, 1.000, 0.524},
+	"variant":     {0.814, 1.000, 0.524},
 	"question":    {0.587, 0.875, 0.470},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
-	"multi":       {0.713, 1.000, 0.506},
-	"schedule":    {0.778, 0.938, 0.344},
-	"all":         {0.842, 0.979, 0.560},
+	"multi":       {0.709, 1.000, 0.496},
+	"schedule":    {0.770, 0.938, 0.340},
+	"all":         {0.841, 0.979, 0.559},
 }
 
 func TestRelevanceFOSDEMScan(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/index/analysis"
 	"github.com/talksearch/talksearch/search/synonyms"
 	"github.com/talksearch/talksearch/search/syntax"
 )
@@ -27,10 +28,15 @@ type vocabulary struct {
 	byLen   map[int][]string  // words by rune length, for the edit-distance scan
 	runes   map[string][]rune // each word's runes, decoded once
 	sorted  []string          // every word, for prefix ranges
+	// folded maps a word with accents as typed without them to the corpus
+	// words it stands for ("monig" → "mönig", drift.go).
+	folded map[string][]string
+	// speakers are the words of speakers' names (drift.go).
+	speakers map[string]bool
 }
 
 func newVocabulary(talks []index.Talk) *vocabulary {
-	v := &vocabulary{df: map[string]int{}, hyphens: map[string]string{}, byLen: map[int][]string{}, runes: map[string][]rune{}}
+	v := &vocabulary{df: map[string]int{}, hyphens: map[string]string{}, byLen: map[int][]string{}, runes: map[string][]rune{}, speakers: map[string]bool{}}
 	seen := map[string]bool{}
 	for i := range talks {
 		t := &talks[i]
@@ -54,6 +60,7 @@ func newVocabulary(talks []index.Talk) *vocabulary {
 		for _, sp := range t.Speakers {
 			add(sp.Name)
 			add(sp.Affiliation)
+			eachSurfaceWord(sp.Name, func(w string) { v.speakers[w] = true })
 		}
 	}
 	for w := range v.df {
@@ -64,10 +71,28 @@ func newVocabulary(talks []index.Talk) *vocabulary {
 		v.sorted = append(v.sorted, w)
 	}
 	sort.Strings(v.sorted)
+	v.fold()
 	for _, ws := range v.byLen {
 		sort.Strings(ws)
 	}
 	return v
+}
+
+// fold fills v.folded from v.sorted: each word with accents under its
+// form without them, most used first.
+func (v *vocabulary) fold() {
+	v.folded = map[string][]string{}
+	for _, w := range v.sorted {
+		if strings.IndexFunc(w, func(r rune) bool { return r >= utf8.RuneSelf }) < 0 {
+			continue
+		}
+		if f := analysis.FoldText(w); f != w && isWord(f) {
+			v.folded[f] = append(v.folded[f], w)
+		}
+	}
+	for _, ws := range v.folded {
+		sort.SliceStable(ws, func(i, j int) bool { return v.df[ws[i]] > v.df[ws[j]] })
+	}
 }
 
 // surfaceWords splits text into lower-cased runs of letters and digits.
