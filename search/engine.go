@@ -487,7 +487,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	if err != nil {
 		return fail(err)
 	}
-	s.stats = newTermStats(len(talks), relatedDF, s.terms)
+	s.stats = newTermStats(len(talks), relatedDF, s.terms, s.thesaurus)
 	if assocTerms > 0 {
 		s.assoc = s.assocIndexOf(talks, index.SidecarOf(idx))
 	}

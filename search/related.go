@@ -5,11 +5,17 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/index/analysis"
+	"github.com/talksearch/talksearch/search/ranking"
+	"github.com/talksearch/talksearch/search/synonyms"
 	"github.com/talksearch/talksearch/search/termvec"
 )
 
@@ -45,13 +51,43 @@ type termStats struct {
 	// and a corpus repeats a few thousand words.
 	terms *analysis.Terms
 	words *boundedCache[[]string]
+	// acronyms are the terms of the thesaurus's all-capital phrases
+	// ("AI", "OS"): short terms that still name something.
+	acronyms map[string]bool
 }
 
 // wordCacheSize bounds termStats.words: the vocabulary of a conference.
 const wordCacheSize = 50_000
 
-func newTermStats(n int, df map[string]uint64, terms *analysis.Terms) *termStats {
-	return &termStats{n: n, voc: termvec.NewVocab(df), terms: terms, words: newBoundedCache[[]string](wordCacheSize)}
+func newTermStats(n int, df map[string]uint64, terms *analysis.Terms, th *synonyms.Thesaurus) *termStats {
+	ts := &termStats{n: n, voc: termvec.NewVocab(df), terms: terms, words: newBoundedCache[[]string](wordCacheSize), acronyms: map[string]bool{}}
+	if th != nil {
+		for _, g := range th.Groups() {
+			for _, p := range g.Phrases {
+				if isAllCaps(p) {
+					if t := ts.wordTerms(p); len(t) == 1 {
+						ts.acronyms[t[0]] = true
+					}
+				}
+			}
+		}
+	}
+	return ts
+}
+
+// isAllCaps reports whether w is one word in capitals, digits allowed
+// ("AI", "X11"): the way an acronym is written.
+func isAllCaps(w string) bool {
+	letters := 0
+	for _, r := range w {
+		switch {
+		case unicode.IsUpper(r):
+			letters++
+		case !unicode.IsDigit(r):
+			return false
+		}
+	}
+	return letters >= 2
 }
 
 // termVector is a talk's term vector and its distinctive terms.
@@ -147,36 +183,50 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 	}
 	defer s.scan.Recycle(ms)
 	type cand struct {
-		d     *doc
-		v     *termVector
-		score float64
+		d      *doc
+		v      *termVector
+		shared []string
+		score  float64
 	}
 	page := s.pageOf(ms, SortRelevance, 0, relatedCandidates)
 	cands := make([]cand, 0, len(page))
+	display := s.stats.displayWords(d.talk)
+	short := s.stats.shortTermsOK(d.talk)
 	for _, m := range page {
 		o := s.docs[m.Num]
 		if o.talk.Kind == index.KindBreak || o == d {
 			continue
 		}
 		vb := s.vectorOf(o)
-		cands = append(cands, cand{o, vb, termvec.Cosine(va.Vector, vb.Vector)})
+		cos := termvec.Cosine(va.Vector, vb.Vector)
+		if cos <= 0 {
+			continue
+		}
+		terms, distinctive := s.sharedTerms(va, vb, display, short, s.stats.shortTermsOK(o.talk))
+		need := ranking.RelatedMinShared
+		if sameTrackOrSpeaker(d, o) {
+			need = 1
+		}
+		if distinctive < need {
+			continue
+		}
+		cands = append(cands, cand{o, vb, terms, cos * editionFactor(d.talk, o.talk)})
 	}
 	sort.Slice(cands, func(i, j int) bool {
 		if cands[i].score != cands[j].score {
 			return cands[i].score > cands[j].score
 		}
+		if a, b := startOf(cands[i].d.talk), startOf(cands[j].d.talk); !a.Equal(b) {
+			return a.After(b)
+		}
 		return cands[i].d.ord < cands[j].d.ord
 	})
-	display := s.stats.displayWords(d.talk)
-	for _, c := range cands {
-		if len(out) == s.opts.RelatedCount || c.score <= 0 {
-			break
-		}
+	for _, c := range cands[:min(len(cands), s.opts.RelatedCount)] {
 		out = append(out, Related{
 			ID:          c.d.talk.ID,
 			Title:       c.d.talk.Title,
 			Score:       round3(c.score),
-			SharedTerms: s.sharedTerms(va, c.v, display),
+			SharedTerms: c.shared,
 			Room:        c.d.talk.Room,
 			Start:       c.d.talk.Start,
 			End:         c.d.talk.End,
@@ -184,6 +234,45 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 		})
 	}
 	return out, nil
+}
+
+// sameTrackOrSpeaker reports whether two talks are in the same track (by
+// name, whatever the edition) or share a speaker.
+func sameTrackOrSpeaker(a, b *doc) bool {
+	if a.track != "" && a.track == b.track {
+		return true
+	}
+	for _, sa := range a.talk.Speakers {
+		for _, sb := range b.talk.Speakers {
+			if sa.Name != "" && strings.EqualFold(sa.Name, sb.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// editionFactor prefers talks of the same edition, then newer ones: a
+// talk of the same conference scores ranking.RelatedSameEdition times
+// more, one older than t loses ranking.RelatedYearDecay per year.
+func editionFactor(t, o *index.Talk) float64 {
+	f := 1.0
+	if t.Conference.ID != "" && t.Conference.ID == o.Conference.ID {
+		f = ranking.RelatedSameEdition
+	}
+	if t.Start != nil && o.Start != nil {
+		if years := t.Start.Year() - o.Start.Year(); years > 0 {
+			f *= math.Pow(ranking.RelatedYearDecay, float64(years))
+		}
+	}
+	return f
+}
+
+func startOf(t *index.Talk) time.Time {
+	if t.Start == nil {
+		return time.Time{}
+	}
+	return *t.Start
 }
 
 // displayWords maps the index terms of a talk to the words the talk writes
@@ -203,18 +292,45 @@ func (ts *termStats) displayWords(t *index.Talk) map[string]string {
 }
 
 // sharedTerms are the terms both vectors have, those adding most to their
-// cosine first, written as the source talk writes them.
-func (s *snapshot) sharedTerms(a, b *termVector, display map[string]string) []string {
+// cosine first, written as the source talk writes them, and how many of
+// them are distinctive (ranking.RelatedGenericShare). A term shorter than
+// ranking.RelatedMinTermLetters is left out unless it is an acronym: of
+// the thesaurus, or written in capitals by one of the talks (okA, okB).
+func (s *snapshot) sharedTerms(a, b *termVector, display map[string]string, okA, okB map[string]bool) ([]string, int) {
 	out := []string{}
+	distinctive := 0
+	df := s.stats.voc.DF()
+	generic := max(ranking.RelatedGenericShare*float64(s.stats.n), ranking.RelatedGenericTalks)
 	for _, st := range termvec.Shared(a.Vector, b.Vector) {
 		term := s.stats.voc.Term(st.ID)
-		w, ok := display[term]
-		if !ok {
-			w = term
+		if utf8.RuneCountInString(term) < ranking.RelatedMinTermLetters && !s.stats.acronyms[term] && !okA[term] && !okB[term] {
+			continue
 		}
-		out = append(out, w)
-		if len(out) == sharedTermsShown {
-			break
+		if float64(df[st.ID]) <= generic {
+			distinctive++
+		}
+		if len(out) < sharedTermsShown {
+			w, ok := display[term]
+			if !ok {
+				w = term
+			}
+			out = append(out, w)
+		}
+	}
+	return out, distinctive
+}
+
+// shortTermsOK are the terms of the words a talk writes in capitals
+// ("OS", "AI"): its acronyms, however short.
+func (ts *termStats) shortTermsOK(t *index.Talk) map[string]bool {
+	out := map[string]bool{}
+	for _, text := range []string{t.Title, t.Abstract} {
+		for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if utf8.RuneCountInString(w) < ranking.RelatedMinTermLetters && isAllCaps(w) {
+				if terms := ts.wordTerms(w); len(terms) == 1 {
+					out[terms[0]] = true
+				}
+			}
 		}
 	}
 	return out

@@ -470,8 +470,10 @@ func TestRelatedTiesInTalkOrder(t *testing.T) {
 	for i := range relatedCandidates + 20 {
 		talks = append(talks, index.Talk{ID: fmt.Sprintf("twin-%02d", i), Title: "Monarch actors in distributed training", Kind: index.KindTalk})
 	}
-	for i := range 40 { // for the words' document frequencies
-		talks = append(talks, index.Talk{ID: fmt.Sprintf("other-%02d", i), Title: fmt.Sprintf("Compiler passes, part %d", i), Kind: index.KindTalk})
+	// Enough other talks that the words of the 71 alike stay distinctive
+	// (ranking.RelatedGenericShare).
+	for i := range 1500 {
+		talks = append(talks, index.Talk{ID: fmt.Sprintf("other-%04d", i), Title: fmt.Sprintf("Compiler passes, part %d", i), Kind: index.KindTalk})
 	}
 	var want []string
 	for i := range DefaultRelatedCount {

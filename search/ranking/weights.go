@@ -133,3 +133,25 @@ const CommonShare = 0.2
 // further than an abstract does: a window of five pages missed talks
 // of a judged query's first page that the optional part lifts onto it.
 const RescoreWindow = 200
+
+// Related talks (search/related.go): a candidate is related to a talk when
+// they share RelatedMinShared distinctive terms, or one and their track or
+// a speaker. A term is distinctive unless more than RelatedGenericShare of
+// the talks use it (and more than RelatedGenericTalks talks, so that a
+// small corpus keeps its words): on a 20-year archive of a free-software
+// conference "free" or "open" alone says nothing about two talks.
+const (
+	RelatedMinShared    = 2
+	RelatedGenericShare = 0.05
+	RelatedGenericTalks = 10
+	// RelatedMinTermLetters: a shared term shorter than this neither
+	// counts nor shows unless it is a known acronym ("AI", "OS"); shorter
+	// terms are mostly pieces of names ("i2" of I2C).
+	RelatedMinTermLetters = 3
+	// RelatedSameEdition multiplies the score of a talk of the same
+	// conference edition: an attendee can go to it.
+	RelatedSameEdition = 1.1
+	// RelatedYearDecay multiplies the score of a talk once per year it is
+	// older than the talk it is related to: newer talks first.
+	RelatedYearDecay = 0.97
+)
