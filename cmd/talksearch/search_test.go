@@ -312,7 +312,7 @@ func TestSearchIndexKept(t *testing.T) {
 	}
 	second, log := call()
 	if !strings.Contains(log, "debug: talks read from the corpus kept with the index") || strings.Contains(log, "talks read from the seeds") ||
-		!strings.Contains(log, "info: on-disk index reused") || !strings.Contains(log, "derivations_kept=[thesaurus vocabulary]") {
+		!strings.Contains(log, "info: on-disk index reused") || !strings.Contains(log, "derivations_kept=[bm25 thesaurus vocabulary]") {
 		t.Fatalf("second call: want the kept corpus, index and derivations:\n%s", log)
 	}
 	if second != first {
