@@ -117,11 +117,25 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 		}
 		defer l.Unlock()
 	}
-	hash, err := ContentHash(talks)
-	if err != nil {
-		return nil, rep, err
+	// The talks are hashed while the index there is checked and opened:
+	// on a restart both take about as long.
+	var (
+		hash    string
+		hashErr error
+	)
+	hashed := make(chan struct{})
+	go func() {
+		defer close(hashed)
+		hash, hashErr = ContentHash(talks)
+	}()
+	idx, path, reason := reuse(dir, func() (string, error) { <-hashed; return hash, hashErr })
+	<-hashed
+	if hashErr != nil {
+		if idx != nil {
+			idx.Close()
+		}
+		return nil, rep, hashErr
 	}
-	idx, path, reason := reuse(dir, hash)
 	if idx != nil {
 		rep.Path, rep.Reused = path, true
 		rep.Docs, _ = idx.DocCount()
@@ -132,7 +146,7 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 		return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
 	}
 	rep.Reason = reason
-	path, err = buildPersisted(dir, talks, hash, p)
+	path, err := buildPersisted(dir, talks, hash, p)
 	if err != nil {
 		return nil, rep, fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, diskError(dir, err))
 	}
@@ -151,8 +165,9 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 	return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
 }
 
-// reuse opens the current index if it matches; otherwise it says why not.
-func reuse(dir, hash string) (bleve.Index, string, string) {
+// reuse opens the current index if it matches the talks whose content
+// hash hashOf gives; otherwise it says why not.
+func reuse(dir string, hashOf func() (string, error)) (bleve.Index, string, string) {
 	target, err := os.Readlink(filepath.Join(dir, currentLink))
 	if err != nil {
 		return nil, "", "no index yet"
@@ -164,8 +179,6 @@ func reuse(dir, hash string) (bleve.Index, string, string) {
 		return nil, "", fmt.Sprintf("index %s unusable: %v", filepath.Base(path), err)
 	case m.MappingVersion != MappingVersion:
 		return nil, "", fmt.Sprintf("mapping version %d, want %d", m.MappingVersion, MappingVersion)
-	case m.ContentHash != hash:
-		return nil, "", "content changed"
 	}
 	if err := m.verify(path); err != nil {
 		return nil, "", fmt.Sprintf("index %s corrupted: %v", filepath.Base(path), err)
@@ -177,6 +190,10 @@ func reuse(dir, hash string) (bleve.Index, string, string) {
 	if n, err := idx.DocCount(); err != nil || n != m.Docs {
 		idx.Close()
 		return nil, "", fmt.Sprintf("index %s corrupted: %d documents, manifest says %d (%v)", filepath.Base(path), n, m.Docs, err)
+	}
+	if hash, err := hashOf(); err != nil || m.ContentHash != hash {
+		idx.Close()
+		return nil, "", "content changed"
 	}
 	return idx, path, ""
 }

@@ -76,6 +76,12 @@ type Options struct {
 	// NoSynonyms searches the words as typed only, without the thesaurus
 	// (synonyms.Thesaurus): to measure what synonyms add.
 	NoSynonyms bool
+	// OneShot is for a process that answers one query and exits (the
+	// command line's search): what only many searches repay is not
+	// prepared at the start (the thesaurus's phrases read once for the
+	// scans, the words by length for typos), and a query that needs it
+	// reads it as it would have been read, with the same answers.
+	OneShot bool
 }
 
 // TokenCacheBytes bounds each snapshot's cache of analysed query text.
@@ -479,13 +485,22 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		idx.Close()
 		return nil, err
 	}
+	// The term dictionaries are read while the vocabulary and thesaurus
+	// are derived or loaded: neither needs the other.
+	var (
+		dictErr   error
+		relatedDF map[string]uint64
+	)
+	dictsDone := make(chan struct{})
+	go func() {
+		defer close(dictsDone)
+		if s.dict, s.inField, dictErr = termDict(idx, textFields...); dictErr == nil {
+			relatedDF, _, dictErr = termDict(idx, index.FieldTitle, index.FieldAbstract)
+		}
+	}()
 	s.derive(talks, index.SidecarOf(idx)) // vocab, thesaurus (kept.go)
-	if s.dict, s.inField, err = termDict(idx, textFields...); err != nil {
-		return fail(err)
-	}
-	relatedDF, _, err := termDict(idx, index.FieldTitle, index.FieldAbstract)
-	if err != nil {
-		return fail(err)
+	if <-dictsDone; dictErr != nil {
+		return fail(dictErr)
 	}
 	s.stats = newTermStats(len(talks), relatedDF, s.terms, s.thesaurus)
 	if assocTerms > 0 {
@@ -517,13 +532,16 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		return nil, bm25Err
 	}
 	s.kept.note(keptBM25, bm25Loaded, bm25Problems...)
-	if err := s.scan.KnowPhrases(s.withBM25(context.Background()), s.thesaurusPhrases()); err != nil {
-		s.closeIndex()
-		return nil, fmt.Errorf("the thesaurus's phrases: %w", err)
+	if !o.OneShot {
+		if err := s.scan.KnowPhrases(s.withBM25(context.Background()), s.thesaurusPhrases()); err != nil {
+			s.closeIndex()
+			return nil, fmt.Errorf("the thesaurus's phrases: %w", err)
+		}
+		// What a first typo would build is built before the snapshot is
+		// served: a start is ready, and a reload swapped in, only once
+		// warm.
+		s.vocab.lengths.of(s.vocab)
 	}
-	// What a first typo would build is built before the snapshot is
-	// served: a start is ready, and a reload swapped in, only once warm.
-	s.vocab.lengths.of(s.vocab)
 	if len(talks) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
 		for _, d := range s.byTime {

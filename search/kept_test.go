@@ -228,3 +228,16 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestOneShotSameAnswers: an engine that prepares nothing for further
+// queries (the command line's) answers as a serving one does, on the
+// scan path where the thesaurus's phrases are read once for all queries.
+func TestOneShotSameAnswers(t *testing.T) {
+	_, c := seedEngine(t)
+	serving := newEngineT(t, c.Talks, Options{OnePassMax: -1})
+	oneShot := newEngineT(t, c.Talks, Options{OnePassMax: -1, OneShot: true})
+	if serving.snap.Load().scan.KnownPhrases() == 0 {
+		t.Fatal("the serving engine knows no phrase: the case this test is for does not arise")
+	}
+	sameAnswers(t, serving, oneShot, append(heldOutCollection(t, c.Talks).queries, keptQueries...))
+}
