@@ -324,22 +324,7 @@ func zoneHandler(t *testing.T, now time.Time) http.Handler {
 // zoneHandlerWith serves testdata/zones with opts.
 func zoneHandlerWith(t *testing.T, opts Options) http.Handler {
 	t.Helper()
-	c, err := ingest.LoadFS(os.DirFS("testdata/zones"), ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Talks) != 5 {
-		t.Fatalf("%d talks in testdata/zones, want 5", len(c.Talks))
-	}
-	e, err := search.New(c.Talks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := NewHandler(served(e), zerolog.Nop(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return talksHandlerWith(t, testdataTalks(t, "zones", 5), opts)
 }
 
 // nowTitles are the titles /api/now lists on now and next.

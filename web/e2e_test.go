@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -39,16 +41,36 @@ func served(e *search.Engine) Searcher {
 // talksHandler serves talks made for a test through the real engine.
 func talksHandler(t *testing.T, talks []index.Talk) http.Handler {
 	t.Helper()
+	return talksHandlerWith(t, talks, Options{ClientBudget: -1})
+}
+
+// talksHandlerWith is talksHandler with opts.
+func talksHandlerWith(t *testing.T, talks []index.Talk, opts Options) http.Handler {
+	t.Helper()
 	e, err := search.New(talks)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	h, err := NewHandler(served(e), zerolog.Nop(), Options{ClientBudget: -1})
+	h, err := NewHandler(served(e), zerolog.Nop(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// testdataTalks reads the fixtures written in testdata/dir, which hold
+// want talks.
+func testdataTalks(t *testing.T, dir string, want int) []index.Talk {
+	t.Helper()
+	c, err := ingest.LoadFS(os.DirFS(filepath.Join("testdata", dir)), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Talks) != want {
+		t.Fatalf("%d talks in testdata/%s, want %d", len(c.Talks), dir, want)
+	}
+	return c.Talks
 }
 
 // newRealHandler serves the real seeds through the real engine.

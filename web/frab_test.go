@@ -153,22 +153,7 @@ func TestScheduleXMLSeeds(t *testing.T) {
 // Fjell Summit 2026 in Oslo (one day, two talks, the break without a room).
 func frabHandler(t *testing.T) http.Handler {
 	t.Helper()
-	c, err := ingest.LoadFS(os.DirFS("testdata/frab"), ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Talks) != 6 {
-		t.Fatalf("%d talks in testdata/frab, want 6", len(c.Talks))
-	}
-	e, err := search.New(c.Talks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := NewHandler(served(e), zerolog.Nop(), Options{ClientBudget: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return talksHandler(t, testdataTalks(t, "frab", 6))
 }
 
 func TestScheduleXMLTwoConferences(t *testing.T) {
