@@ -1,0 +1,95 @@
+package index
+
+import (
+	"os"
+	"testing"
+)
+
+// textTalks are talks with every shape of text a store keeps: both texts,
+// one of them, none, and text that is not ASCII.
+var textTalks = []Talk{
+	{ID: "a", Abstract: "Postgres replication in depth.", Description: "Slides and notes."},
+	{ID: "b"},
+	{ID: "c", Abstract: "Only an abstract."},
+	{ID: "d", Description: "Only a description: café, 東京."},
+}
+
+func checkTexts(t *testing.T, s *TextStore) {
+	t.Helper()
+	if s.Len() != len(textTalks) {
+		t.Fatalf("Len = %d, want %d", s.Len(), len(textTalks))
+	}
+	for i, want := range textTalks {
+		if got := s.Abstract(i); got != want.Abstract {
+			t.Errorf("Abstract(%d) = %q, want %q", i, got, want.Abstract)
+		}
+		if got := s.Description(i); got != want.Description {
+			t.Errorf("Description(%d) = %q, want %q", i, got, want.Description)
+		}
+		got := Talk{ID: want.ID}
+		s.Fill(i, &got)
+		if got.Abstract != want.Abstract || got.Description != want.Description {
+			t.Errorf("Fill(%d) = %q, %q; want %q, %q", i, got.Abstract, got.Description, want.Abstract, want.Description)
+		}
+	}
+}
+
+func TestTextStoreOnHeap(t *testing.T) {
+	s, err := NewTextStore(t.TempDir(), textTalks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.mapped {
+		t.Fatal("a few bytes of text were mapped from a file")
+	}
+	checkTexts(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTextStoreMapped: texts past MapTextMin are read from a mapped file
+// that is gone from the directory at once, and what was read stays valid
+// once the store is closed (unmapped).
+func TestTextStoreMapped(t *testing.T) {
+	defer func(n int) { MapTextMin = n }(MapTextMin)
+	MapTextMin = 1
+	dir := t.TempDir()
+	s, err := NewTextStore(dir, textTalks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.mapped {
+		t.Fatal("texts past MapTextMin are not mapped")
+	}
+	if left, err := os.ReadDir(dir); err != nil || len(left) != 0 {
+		t.Fatalf("the store left %d files in its directory (%v)", len(left), err)
+	}
+	checkTexts(t, s)
+	kept := s.Description(3)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+	if kept != textTalks[3].Description {
+		t.Errorf("a text read before Close is %q, want %q", kept, textTalks[3].Description)
+	}
+}
+
+func TestTextStoreEmpty(t *testing.T) {
+	defer func(n int) { MapTextMin = n }(MapTextMin)
+	MapTextMin = 0
+	s, err := NewTextStore(t.TempDir(), []Talk{{ID: "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.mapped {
+		t.Error("no text at all was mapped from a file")
+	}
+	if s.Abstract(0) != "" || s.Description(0) != "" {
+		t.Errorf("texts of a talk without any: %q, %q", s.Abstract(0), s.Description(0))
+	}
+	s.Close()
+}
