@@ -242,7 +242,7 @@ func (e *Engine) Talk(ctx context.Context, id string) (*TalkDetail, error) {
 	if err != nil {
 		return nil, fmt.Errorf("related talks of %s: %w", id, err)
 	}
-	return &TalkDetail{Talk: *d.talk, Related: rel}, nil
+	return &TalkDetail{Talk: *s.full(d), Related: rel}, nil
 }
 
 // Talks returns every talk of the corpus in schedule order (start time,
@@ -256,15 +256,25 @@ func (e *Engine) Talks() []index.Talk {
 // both of one snapshot: what a cache of answers derived from the whole
 // corpus (an overlap report) keys on.
 func (e *Engine) Corpus() (generation uint64, talks []index.Talk) {
-	s := e.snap.Load()
-	if s == nil {
+	s, done, err := e.acquire()
+	if err != nil {
 		return 0, nil
 	}
+	defer done()
 	out := make([]index.Talk, len(s.byTime))
 	for i, d := range s.byTime {
 		out[i] = *d.talk
+		s.texts.Fill(d.text, &out[i])
 	}
 	return s.gen, out
+}
+
+// full is d's talk with its abstract and description, which d.talk lacks
+// (snapshot.texts): a copy of the caller's.
+func (s *snapshot) full(d *doc) *index.Talk {
+	t := *d.talk
+	s.texts.Fill(d.text, &t)
+	return &t
 }
 
 func msSince(t time.Time) float64 {
@@ -273,7 +283,10 @@ func msSince(t time.Time) float64 {
 
 // doc is what a snapshot knows of one talk beyond the index.
 type doc struct {
+	// talk is the talk without its abstract and description, which are
+	// in the snapshot's texts at text (snapshot.full).
 	talk *index.Talk
+	text int
 	ord  int // position in the corpus order of byTime
 	// newest is the position newest edition first (the conference's first
 	// start descending, then the corpus order), which breaks ties of score.
@@ -307,7 +320,11 @@ type snapshot struct {
 	opts   Options
 	byID   map[string]*doc
 	byTime []*doc // every talk, ordered by start, unscheduled last, title
-	vocab  *vocabulary
+	// texts are the talks' abstracts and descriptions, off the Go heap
+	// (index.TextStore): the docs' talks are copies without them, so a
+	// large corpus's text is not heap the collector doubles.
+	texts *index.TextStore
+	vocab *vocabulary
 	// thesaurus expands query words with synonyms and acronyms; nil
 	// means none.
 	thesaurus *synonyms.Thesaurus
@@ -394,13 +411,20 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		seen[name] = map[string]bool{}
 	}
 	shown := newShownValues()
+	if s.texts, err = index.NewTextStore("", talks); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	slim := make([]index.Talk, len(talks))
 	for i := range talks {
-		t := &talks[i]
+		t := &slim[i]
+		*t = talks[i]
+		t.Abstract, t.Description = "", ""
 		if _, dup := s.byID[t.ID]; dup {
-			idx.Close()
+			s.closeIndex()
 			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
 		}
-		d := &doc{talk: t, damping: ranking.DampingOf(t), startMin: startMinute(t)}
+		d := &doc{talk: t, text: i, damping: ranking.DampingOf(t), startMin: startMinute(t)}
 		s.byID[t.ID] = d
 		s.byTime = append(s.byTime, d)
 		for i, v := range talkFacetValues(t) {
@@ -462,7 +486,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	}
 	m := idx.Mapping()
 	if s.analyzer = m.AnalyzerNamed(m.AnalyzerNameForPath(index.FieldTitle)); s.analyzer == nil {
-		idx.Close()
+		s.closeIndex()
 		return nil, fmt.Errorf("no analyzer for field %s", index.FieldTitle)
 	}
 	s.terms = talkanalysis.TermsOf(s.analyzer)
@@ -482,7 +506,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	}()
 	fail := func(err error) (*snapshot, error) {
 		<-bm25Done
-		idx.Close()
+		s.closeIndex()
 		return nil, err
 	}
 	// The term dictionaries are read while the vocabulary and thesaurus
@@ -682,12 +706,16 @@ func (s *snapshot) release() {
 	}
 }
 
-// closeIndex closes the scan's reader, then the index it reads.
+// closeIndex closes the scan's reader, then the index it reads, and
+// unmaps the talks' texts.
 func (s *snapshot) closeIndex() {
 	if s.scan != nil {
 		s.scan.Close()
 	}
 	s.idx.Close()
+	if s.texts != nil {
+		s.texts.Close()
+	}
 }
 
 // Normalize validates r and fills its defaults, as Search does, so that

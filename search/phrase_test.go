@@ -26,7 +26,7 @@ func TestTextPhraseIsBlevesPhrase(t *testing.T) {
 	seen := map[string]bool{}
 	phrases, matched := 0, 0
 	for _, d := range s.byTime {
-		words := strings.Fields(d.talk.Title + " " + d.talk.Abstract)
+		words := strings.Fields(d.talk.Title + " " + s.full(d).Abstract)
 		words = words[:min(len(words), 40)]
 		for i := range words {
 			for n := 2; n <= 3 && i+n <= len(words); n++ {

@@ -147,7 +147,7 @@ func (s *snapshot) vectorOf(d *doc) *termVector {
 	if v, ok := s.vectors.Load(d.talk.ID); ok {
 		return v.(*termVector)
 	}
-	v, _ := s.vectors.LoadOrStore(d.talk.ID, s.stats.vector(d.talk))
+	v, _ := s.vectors.LoadOrStore(d.talk.ID, s.stats.vector(s.full(d)))
 	return v.(*termVector)
 }
 
@@ -190,8 +190,9 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 	}
 	page := s.pageOf(ms, SortRelevance, 0, relatedCandidates)
 	cands := make([]cand, 0, len(page))
-	display := s.stats.displayWords(d.talk)
-	short := s.stats.shortTermsOK(d.talk)
+	full := s.full(d)
+	display := s.stats.displayWords(full)
+	short := s.stats.shortTermsOK(full)
 	for _, m := range page {
 		o := s.docs[m.Num]
 		if o.talk.Kind == index.KindBreak || o == d {
@@ -202,7 +203,7 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 		if cos <= 0 {
 			continue
 		}
-		terms, distinctive := s.sharedTerms(va, vb, display, short, s.stats.shortTermsOK(o.talk))
+		terms, distinctive := s.sharedTerms(va, vb, display, short, s.stats.shortTermsOK(s.full(o)))
 		need := ranking.RelatedMinShared
 		if sameTrackOrSpeaker(d, o) {
 			need = 1

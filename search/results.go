@@ -57,7 +57,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 			Highlights: Highlights{Title: []string{}, Abstract: []string{}, Speakers: []string{}},
 		}
 		if pl.q != nil && m.Hit != nil {
-			h.Highlights = highlight.Talk(m.Hit, t)
+			h.Highlights = highlight.Talk(m.Hit, s.full(s.docs[m.Num]))
 		}
 		if h.Speakers == nil {
 			h.Speakers = []index.Speaker{}

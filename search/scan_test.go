@@ -145,7 +145,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	locations := func(ms []match) map[string]highlight.Fragments {
 		out := map[string]highlight.Fragments{}
 		for _, m := range ms {
-			t := s.docs[m.Num].talk
+			t := s.full(s.docs[m.Num])
 			out[t.ID] = highlight.Talk(m.Hit, t)
 		}
 		return out
