@@ -575,6 +575,9 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 			}
 		}
 	}
+	// The start's garbage (the talks' analysis, the thesaurus's mining)
+	// is several times what the snapshot keeps.
+	index.ReleaseMemory(len(talks))
 	return s, nil
 }
 
