@@ -26,7 +26,7 @@ type config struct {
 	repo      string   // repository root: where `go run ./cmd/talksearch` runs
 	peersDir  string   // the shared peers folder, copied before use
 	corpora   []string // "seeds", "synth"
-	synth     int      // talks of the generated corpus
+	synth     []int    // talks of each generated corpus
 	peers     []string
 	synthPeer []string // peers of the generated corpus; nil means peers
 	tsModes   []string // "memory", "disk"
@@ -56,7 +56,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.repo, "repo", ".", "talksearch repository root")
 	fs.StringVar(&c.peersDir, "peers-dir", "../shared/peers", "the peers folder (copied, never written)")
 	fs.StringSliceVar(&c.corpora, "corpora", []string{"seeds", "synth"}, "corpora: seeds, synth (generated from the seeds by gen_synth.py)")
-	fs.IntVar(&c.synth, "synth", 100_000, "talks of the generated corpus")
+	fs.IntSliceVar(&c.synth, "synth", []int{100_000}, "talks of the generated corpora, one corpus each (100000,300000,1000000)")
 	fs.StringSliceVar(&c.peers, "peers", []string{"sqlite-fts5", "postgres-fts", "xapian", "minisearch", "lunr", "bleve-naive", "bleve-tuned"},
 		"peers to run (run.sh names)")
 	fs.StringSliceVar(&c.synthPeer, "synth-peers", nil, "peers to run on the generated corpus (default: --peers)")
@@ -68,11 +68,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary directory (indexes, corpora, logs)")
 	fs.StringVar(&c.out, "out", "", "also write the table to this file")
 	fs.StringVar(&c.workDir, "work", "", "work directory (default: a new temporary one)")
-	fs.StringVar(&c.synthFile, "synth-file", "", "use this generated corpus instead of running gen_synth.py")
+	fs.StringVar(&c.synthFile, "synth-file", "", "use this generated corpus instead of running gen_synth.py (one --synth size only)")
 	fs.StringVar(&c.measure, "measure", "", "internal: measure talksearch on this JSON Lines corpus")
 	fs.StringVar(&c.mode, "mode", "memory", "internal: memory, disk-build or disk-restart")
 	fs.StringVar(&c.indexDir, "index-dir", "", "internal: index directory of the disk modes")
-	fs.StringVar(&c.memProf, "memprofile", "", "with --measure: write a heap profile here once the engine is ready")
+	fs.StringVar(&c.memProf, "memprofile", "", "with --measure: write a heap profile here once the engine is ready, and to FILE.served after the timed searches")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "with --measure: write a CPU profile of the measurement here")
 	if err := fs.Parse(args); err != nil {
 		return c, usageError{err}
@@ -98,12 +98,15 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			return c, usageError{fmt.Errorf("--talksearch: unknown mode %q (memory, disk)", m)}
 		}
 	}
+	if c.synthFile != "" && len(c.synth) > 1 {
+		return c, usageError{fmt.Errorf("--synth-file is one corpus: give one --synth size, not %d", len(c.synth))}
+	}
 	switch c.mode {
 	case "memory", "disk-build", "disk-restart":
 	default:
 		return c, usageError{fmt.Errorf("--mode %q: memory, disk-build or disk-restart", c.mode)}
 	}
-	if c.iters < 1 || c.synth < 1 || c.maxQuery <= 0 || c.timeout <= 0 {
+	if len(c.synth) == 0 || slices.Min(c.synth) < 1 || c.iters < 1 || c.maxQuery <= 0 || c.timeout <= 0 {
 		return c, usageError{fmt.Errorf("--iters, --synth, --max-query and --timeout must be positive")}
 	}
 	return c, nil

@@ -43,6 +43,11 @@ type stats struct {
 	// CPUus is the process's CPU time per timed search (all its threads):
 	// unlike latency, it hardly depends on what else the machine runs.
 	CPUus float64 `json:"cpu_us,omitempty"`
+	// ServedRSSMiB is talksearch's resident memory once the timed
+	// searches are done: what serving holds, where the peak RSS is the
+	// build's. HeapMiB is the live Go heap then.
+	ServedRSSMiB float64 `json:"served_rss_mib,omitempty"`
+	HeapMiB      float64 `json:"heap_mib,omitempty"`
 }
 
 // measureChild is the talksearch side: it runs in a process of its own so
@@ -145,6 +150,16 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 		}
 	}
 	st.CPUus = float64((cpuTime() - cpu0).Microseconds()) / float64(len(lat))
+	st.ServedRSSMiB = residentMiB()
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	st.HeapMiB = round3(float64(ms.HeapAlloc) / (1 << 20))
+	if cfg.memProf != "" {
+		if err := writeHeapProfile(cfg.memProf + ".served"); err != nil {
+			return err
+		}
+	}
 	slices.Sort(lat)
 	pct := func(p float64) float64 {
 		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Nanoseconds()/100) / 10
@@ -232,6 +247,23 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// residentMiB is the process's resident memory (VmRSS), 0 if unknown.
+func residentMiB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for l := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			var kb float64
+			if _, err := fmt.Sscan(v, &kb); err == nil {
+				return round3(kb / 1024)
+			}
+		}
+	}
+	return 0
 }
 
 // cpuTime is the user and system CPU time of the process so far.

@@ -97,16 +97,18 @@ func sideBySide(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 		case "seeds":
 			corpora = append(corpora, corpus{"seeds", seedsFile, cfg.peers})
 		case "synth":
-			f := cfg.synthFile
-			if f == "" {
-				f = filepath.Join(work, fmt.Sprintf("synth-%d.jsonl", cfg.synth))
-				logf("generating %d talks: gen_synth.py", cfg.synth)
-				if err := runLogged(ctx, peers, filepath.Join(work, "gen_synth.log"), nil,
-					"/usr/bin/python3", "gen_synth.py", seedsFile, strconv.Itoa(cfg.synth), f); err != nil {
-					return fmt.Errorf("gen_synth.py: %w", err)
+			for _, n := range cfg.synth {
+				f := cfg.synthFile
+				if f == "" {
+					f = filepath.Join(work, fmt.Sprintf("synth-%d.jsonl", n))
+					logf("generating %d talks: gen_synth.py", n)
+					if err := runLogged(ctx, peers, filepath.Join(work, "gen_synth.log"), nil,
+						"/usr/bin/python3", "gen_synth.py", seedsFile, strconv.Itoa(n), f); err != nil {
+						return fmt.Errorf("gen_synth.py: %w", err)
+					}
 				}
+				corpora = append(corpora, corpus{fmt.Sprintf("%s generated", thousands(n)), f, cfg.synthPeer})
 			}
-			corpora = append(corpora, corpus{fmt.Sprintf("%s generated", thousands(cfg.synth)), f, cfg.synthPeer})
 		}
 	}
 
@@ -351,11 +353,11 @@ func writeTable(w io.Writer, cfg config, rows []row, began time.Time, l0, l1 [3]
 		runtime.Version(), l0[0], l0[1], l0[2], l1[0], l1[1], l1[2])
 	fmt.Fprintf(w, "Every engine: top 10 with highlights of title and abstract, one thread, %d passes over the queries at most %s;"+
 		" talksearch also counts facets and the exact total, caches off.\n\n", cfg.iters, cfg.maxQuery)
-	fmt.Fprintln(w, "| corpus | engine | build s | talks/s | ready s | index MiB | p50 µs | p99 µs | CPU µs/search | searches timed | peak RSS MiB | load |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| corpus | engine | build s | talks/s | ready s | index MiB | p50 µs | p99 µs | CPU µs/search | searches timed | peak RSS MiB | served RSS MiB | heap MiB | load |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		if r.skipped != "" {
-			fmt.Fprintf(w, "| %s | %s | skipped: %s | | | | | | | | | %s |\n", r.corpus, r.st.Peer, r.skipped, r.load)
+			fmt.Fprintf(w, "| %s | %s | skipped: %s | | | | | | | | | | | %s |\n", r.corpus, r.st.Peer, r.skipped, r.load)
 			continue
 		}
 		rate, ready := "", ""
@@ -373,12 +375,17 @@ func writeTable(w io.Writer, cfg config, rows []row, began time.Time, l0, l1 [3]
 		if r.st.CPUus > 0 {
 			cpu = thousands(int(r.st.CPUus + 0.5))
 		}
-		fmt.Fprintf(w, "| %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %s | %.0f | %s |\n", r.corpus, r.st.Peer, r.st.IndexS, rate, ready, size,
-			thousands(int(r.st.P50us+0.5)), thousands(int(r.st.P99us+0.5)), cpu, thousands(r.st.NTimed), r.rssMiB, r.load)
+		served, heap := "", ""
+		if r.st.ServedRSSMiB > 0 {
+			served, heap = fmt.Sprintf("%.0f", r.st.ServedRSSMiB), fmt.Sprintf("%.0f", r.st.HeapMiB)
+		}
+		fmt.Fprintf(w, "| %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %s |\n", r.corpus, r.st.Peer, r.st.IndexS, rate, ready, size,
+			thousands(int(r.st.P50us+0.5)), thousands(int(r.st.P99us+0.5)), cpu, thousands(r.st.NTimed), r.rssMiB, served, heap, r.load)
 	}
 	fmt.Fprintln(w, "\nbuild s: the index (talksearch restart: reopening it); ready s: talks in memory to the engine serving;"+
 		" CPU µs/search: talksearch's process CPU time per timed search, all threads (the peers run one);"+
-		" peak RSS: the process tree (PostgreSQL's server not included); load: 1-minute load average as the row ended.")
+		" peak RSS: the process tree (PostgreSQL's server not included); served RSS and heap: talksearch's resident memory after the timed searches"+
+		" and its live Go heap then; load: 1-minute load average as the row ended.")
 }
 
 // thousands formats n with thousands separators: 11155 → "11,155".

@@ -19,6 +19,8 @@ func TestParseFlagsRefusesUnknownNames(t *testing.T) {
 		{"--corpora", "fosdem"},
 		{"--talksearch", "cloud"},
 		{"--iters", "0"},
+		{"--synth", "100000,0"},
+		{"--synth", "100000,1000000", "--synth-file", "talks.jsonl"},
 		{"extra"},
 	} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
@@ -31,6 +33,16 @@ func TestParseFlagsRefusesUnknownNames(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"xapian"}, c.synthPeer); diff != "" {
 		t.Errorf("--synth-peers defaults to --peers (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int{100_000}, c.synth); diff != "" {
+		t.Errorf("--synth default (-want +got):\n%s", diff)
+	}
+	c, err = parseFlags([]string{"--synth", "100000,300000,1000000"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{100_000, 300_000, 1_000_000}, c.synth); diff != "" {
+		t.Errorf("--synth sizes (-want +got):\n%s", diff)
 	}
 }
 
@@ -66,7 +78,7 @@ func TestReadTalksNamesTheBadLine(t *testing.T) {
 func TestWriteTable(t *testing.T) {
 	rows := []row{
 		{corpus: "seeds", st: stats{Peer: "xapian", Docs: 73, IndexS: 0.25, IndexBytes: 629146, NTimed: 1150, P50us: 1018.4, P99us: 4196}, rssMiB: 20.2, load: "5.30"},
-		{corpus: "seeds", st: stats{Peer: "talksearch", Docs: 73, IndexS: 0.05, ReadyS: 0.23, NTimed: 1150, P50us: 229, P99us: 5511, CPUus: 301.4}, rssMiB: 31, load: "6.43"},
+		{corpus: "seeds", st: stats{Peer: "talksearch", Docs: 73, IndexS: 0.05, ReadyS: 0.23, NTimed: 1150, P50us: 229, P99us: 5511, CPUus: 301.4, ServedRSSMiB: 28.6, HeapMiB: 9.2}, rssMiB: 31, load: "6.43"},
 		{corpus: "seeds", st: stats{Peer: "lunr"}, skipped: "signal: killed", load: "7.00"},
 	}
 	var b bytes.Buffer
@@ -74,11 +86,11 @@ func TestWriteTable(t *testing.T) {
 	writeTable(&b, config{iters: 50, maxQuery: 5 * time.Second}, rows, began, [3]string{"1", "2", "3"}, [3]string{"4", "5", "6"})
 	lines := strings.Split(b.String(), "\n")
 	want := []string{
-		"| corpus | engine | build s | talks/s | ready s | index MiB | p50 µs | p99 µs | CPU µs/search | searches timed | peak RSS MiB | load |",
-		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-		"| seeds | xapian | 0.25 | 292 |  | 0.6 | 1,018 | 4,196 |  | 1,150 | 20 | 5.30 |",
-		"| seeds | talksearch | 0.05 | 1,460 | 0.23 |  | 229 | 5,511 | 301 | 1,150 | 31 | 6.43 |",
-		"| seeds | lunr | skipped: signal: killed | | | | | | | | | 7.00 |",
+		"| corpus | engine | build s | talks/s | ready s | index MiB | p50 µs | p99 µs | CPU µs/search | searches timed | peak RSS MiB | served RSS MiB | heap MiB | load |",
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+		"| seeds | xapian | 0.25 | 292 |  | 0.6 | 1,018 | 4,196 |  | 1,150 | 20 |  |  | 5.30 |",
+		"| seeds | talksearch | 0.05 | 1,460 | 0.23 |  | 229 | 5,511 | 301 | 1,150 | 31 | 29 | 9 | 6.43 |",
+		"| seeds | lunr | skipped: signal: killed | | | | | | | | | | | 7.00 |",
 	}
 	if diff := cmp.Diff(want, lines[3:8]); diff != "" {
 		t.Errorf("table (-want +got):\n%s", diff)
