@@ -330,6 +330,10 @@ type healthDoc struct {
 	Reloading      *bool  `json:"reloading,omitempty"`
 	// Sources are the seeds fetched from URLs, when there are any.
 	Sources []SourceStatus `json:"sources,omitempty"`
+	// Index names the on-disk index generation served (Options.Index),
+	// which servers of one directory share: equal on every replica once
+	// they all serve the same build.
+	Index string `json:"index,omitempty"`
 }
 
 // NewSearchDoc is the API document of a search result.
