@@ -134,3 +134,61 @@ func TestRebuildKeepsPreviousGeneration(t *testing.T) {
 		t.Errorf("after a reuse: %v, want %s and %s", got, second.Path, third.Path)
 	}
 }
+
+// TestStagePublishesWhole: a staged build is invisible to readers until
+// Publish, so what its writer keeps in its sidecar before is there when
+// they first see it; an abandoned one leaves the directory as it was.
+func TestStagePublishesWhole(t *testing.T) {
+	dir := t.TempDir()
+	talks := handTalks()
+	first := openOK(t, dir, talks)
+
+	st, err := Stage(dir, talks[:5], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Index.Close()
+	if st.Report.Reused || st.Report.Docs != 5 {
+		t.Fatalf("staged: %+v", st.Report)
+	}
+	if name, _ := CurrentGeneration(dir); name != filepath.Base(first.Path) {
+		t.Fatalf("current is %s before Publish, want %s", name, filepath.Base(first.Path))
+	}
+	if err := SidecarOf(st.Index).Save("corpus", "seeds", keptValue{N: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Publish(); err != nil {
+		t.Fatal(err)
+	}
+	name, _ := CurrentGeneration(dir)
+	if name != filepath.Base(st.Report.Path) {
+		t.Fatalf("current is %s after Publish, want %s", name, st.Report.Path)
+	}
+	idx, _, err := OpenGeneration(dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	var got keptValue
+	if err := SidecarOf(idx).LoadAnyKey("corpus", &got); err != nil || got.N != 5 {
+		t.Errorf("the published generation's sidecar: %v, %+v", err, got)
+	}
+	if l, err := Lock(dir); err != nil {
+		t.Errorf("Publish left the directory locked: %v", err)
+	} else {
+		l.Unlock()
+	}
+
+	gone, err := Stage(dir, talks[:3], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone.Index.Close()
+	gone.Abandon()
+	if now, _ := CurrentGeneration(dir); now != name {
+		t.Errorf("current is %s after Abandon, want %s", now, name)
+	}
+	if got := indexDirs(t, dir); !slices.Equal(got, []string{first.Path, st.Report.Path}) {
+		t.Errorf("after Abandon: %v, want %s and %s", got, first.Path, st.Report.Path)
+	}
+}

@@ -119,14 +119,49 @@ func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 // OpenWithProgress is Open telling p (if not nil) how far a rebuild is.
 func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
 	began := time.Now()
-	rep := OpenReport{}
+	st, err := Stage(dir, talks, p)
+	if err != nil {
+		return nil, st.Report, err
+	}
+	if err := st.Publish(); err != nil {
+		st.Index.Close()
+		return nil, st.Report, err
+	}
+	st.Report.Took = time.Since(began)
+	return st.Index, st.Report, nil
+}
+
+// Staged is an index Stage reused or built. A built one is not yet the one
+// DIR/current names: its writer may keep what it derives in its sidecar
+// first, so that servers of the directory (OpenGeneration) find it whole
+// when they see it. Publish or Abandon it.
+type Staged struct {
+	Index  bleve.Index // open, read-only, with its sidecar (SidecarOf)
+	Report OpenReport
+	dir    string
+	built  string // the new index's path; "" when reused
+	unlock func() // the lock Stage took, if any
+}
+
+// Stage is Open without the switch to a built index: Publish makes it
+// current. The directory stays locked (when Stage locked it) until
+// Publish or Abandon. On error, Report says what Stage found and nothing
+// is left to publish.
+func Stage(dir string, talks []Talk, p Progress) (*Staged, error) {
+	began := time.Now()
+	st := &Staged{dir: dir}
 	if !lockedHere(dir) {
 		l, err := Lock(dir)
 		if err != nil {
-			return nil, rep, err
+			return st, err
 		}
-		defer l.Unlock()
+		st.unlock = func() { l.Unlock() }
 	}
+	fail := func(err error) (*Staged, error) {
+		st.release()
+		return st, err
+	}
+	rep := &st.Report
 	// The talks are hashed while the index there is checked and opened:
 	// on a restart both take about as long.
 	var (
@@ -144,7 +179,7 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 		if idx != nil {
 			idx.Close()
 		}
-		return nil, rep, hashErr
+		return fail(hashErr)
 	}
 	if idx != nil {
 		rep.Path, rep.Reused = path, true
@@ -153,33 +188,66 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 			rep.Cleanup = removeStale(dir) // left by a build that crashed
 		}
 		rep.Took = time.Since(began)
-		return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
+		st.Index = &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}
+		return st, nil
 	}
 	rep.Reason = reason
 	path, err := buildPersisted(dir, talks, hash, p)
 	if err != nil {
-		return nil, rep, fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, diskError(dir, err))
-	}
-	prev, err := switchCurrent(dir, filepath.Base(path))
-	if err != nil {
-		os.RemoveAll(path)
-		return nil, rep, fmt.Errorf("switch index in %s to %s: %w", dir, filepath.Base(path), diskError(dir, err))
-	}
-	if err := linkPrevious(dir, prev); err != nil {
-		// Without the link, the replaced index cannot be told from a
-		// crashed build: it stays until the next rebuild.
-		rep.Cleanup = fmt.Errorf("keep the replaced index %s: %w", prev, err)
-	} else {
-		rep.Cleanup = removeStale(dir)
+		return fail(fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, diskError(dir, err)))
 	}
 	idx, err = openReadOnly(path)
 	if err != nil {
-		return nil, rep, fmt.Errorf("open rebuilt index %s: %w", path, err)
+		os.RemoveAll(path)
+		return fail(fmt.Errorf("open rebuilt index %s: %w", path, err))
 	}
-	rep.Path = path
+	rep.Path, st.built = path, path
 	rep.Docs, _ = idx.DocCount()
 	rep.Took = time.Since(began)
-	return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
+	st.Index = &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}
+	return st, nil
+}
+
+// Publish makes a built index the one DIR/current names, keeps the one it
+// replaces (DIR/previous) and removes older ones (Report.Cleanup says what
+// could not be); a reused index is current already. On error the built
+// index is removed (Index stays readable until closed) and current is as
+// it was.
+func (st *Staged) Publish() error {
+	defer st.release()
+	if st.built == "" {
+		return nil
+	}
+	name := filepath.Base(st.built)
+	prev, err := switchCurrent(st.dir, name)
+	if err != nil {
+		os.RemoveAll(st.built)
+		return fmt.Errorf("switch index in %s to %s: %w", st.dir, name, diskError(st.dir, err))
+	}
+	if err := linkPrevious(st.dir, prev); err != nil {
+		// Without the link, the replaced index cannot be told from a
+		// crashed build: it stays until the next rebuild.
+		st.Report.Cleanup = fmt.Errorf("keep the replaced index %s: %w", prev, err)
+	} else {
+		st.Report.Cleanup = removeStale(st.dir)
+	}
+	return nil
+}
+
+// Abandon removes a built index without publishing it (Index stays
+// readable until closed, which is the caller's).
+func (st *Staged) Abandon() {
+	defer st.release()
+	if st.built != "" {
+		os.RemoveAll(st.built)
+	}
+}
+
+func (st *Staged) release() {
+	if st.unlock != nil {
+		st.unlock()
+		st.unlock = nil
+	}
 }
 
 // reuse opens the current index if it matches the talks whose content
