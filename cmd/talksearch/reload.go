@@ -32,9 +32,7 @@ type reloader struct {
 	// allowDrop (serve --allow-drop) accepts every reload that loses
 	// talks, as a force request accepts one.
 	allowDrop bool
-	// status is what /healthz shows of the reloads (web.ReloadStatus).
-	statusMu sync.Mutex
-	st       web.ReloadStatus
+	reloads   // what /healthz shows of them
 	// fetch and settle, set when seeds are URLs (remote.go): fetch asks
 	// each URL for a new copy, how many came; settle accepts them once
 	// the corpus read with them serves, or refuses them (nil: it serves).
@@ -42,17 +40,24 @@ type reloader struct {
 	settle func(refused error)
 }
 
+// reloads counts the reloads of a server, or a read-only server's
+// switches to a new generation (follower), for /healthz.
+type reloads struct {
+	mu sync.Mutex
+	st web.ReloadStatus
+}
+
 // status is a web.Options.ReloadStatus.
-func (r *reloader) status() web.ReloadStatus {
-	r.statusMu.Lock()
-	defer r.statusMu.Unlock()
+func (r *reloads) status() web.ReloadStatus {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return r.st
 }
 
 // setStatus records a reload beginning (running) or ending.
-func (r *reloader) setStatus(running bool, err error) {
-	r.statusMu.Lock()
-	defer r.statusMu.Unlock()
+func (r *reloads) setStatus(running bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.st.Running = running
 	if !running {
 		r.st.Reloads++
