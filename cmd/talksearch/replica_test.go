@@ -105,6 +105,13 @@ func TestReadOnlyReplicasFollowTheWriter(t *testing.T) {
 			t.Errorf("replica %d: zeppelin finds %d talks in the new build, want 1", i, n)
 		}
 	}
+	// A writer serving the directory names its build too.
+	replicas[0].stop()
+	w := serveSeeds(t, nil, "--index", dir, "--seeds", seeds)
+	defer w.stop()
+	if h := w.waitHealth(t, "the writer", func(health) bool { return true }); h.Index != second {
+		t.Errorf("a writer on the directory: /healthz %+v, want index %s", h, second)
+	}
 	// The build the replicas left is kept, as a slower one may be on it.
 	if got := indexDirsOf(t, dir); !slices.Equal(got, []string{first, second}) {
 		t.Errorf("index directories %v, want %s and %s", got, first, second)

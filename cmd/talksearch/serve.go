@@ -188,7 +188,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 			if err != nil {
 				return err
 			}
-			return lv.swap(context.WithoutCancel(ctx), h, newSite(e, o.decisions, ""))
+			return lv.swap(context.WithoutCancel(ctx), h, newSite(e, o.decisions, servedIndex(o.indexDir)))
 		}, o.allowDrop, log)
 	}
 	// Closed after the server has shut down: the index (and, with --index,
@@ -223,9 +223,10 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 		return fmt.Errorf("web handler: %w", err)
 	}
 	// Before the first request: /healthz answers once the first query
-	// costs what the following ones do.
+	// costs what the following ones do. A signal meanwhile stops the
+	// server once the start completes, as it does the build.
 	warmed := time.Now()
-	if err := h.Warm(ctx); err != nil {
+	if err := h.Warm(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("warm the index: %w", err)
 	}
 	log.Info().Dur("took", time.Since(warmed)).Msg("warm")
@@ -330,7 +331,17 @@ func startWriter(g *globals, o serveOptions, log zerolog.Logger) (*site, *ingest
 	for _, p := range kept.Problems {
 		log.Warn().Str("problem", p).Msg("a kept derivation was not used or not saved")
 	}
-	return newSite(engine, o.decisions, ""), corpus, lock, nil
+	return newSite(engine, o.decisions, servedIndex(o.indexDir)), corpus, lock, nil
+}
+
+// servedIndex names the generation a writer has just opened or built in
+// dir (it holds dir, so current is its own), "" without --index.
+func servedIndex(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	name, _ := index.CurrentGeneration(dir)
+	return name
 }
 
 // startReadOnly is the start of serve --read-only: the generation the
