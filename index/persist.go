@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -108,6 +109,12 @@ func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 
 // OpenWithProgress is Open telling p (if not nil) how far a rebuild is.
 func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
+	return OpenContext(context.Background(), dir, talks, p)
+}
+
+// OpenContext is OpenWithProgress whose rebuild ends early once ctx is
+// done (see BuildContext), leaving dir as it was.
+func OpenContext(ctx context.Context, dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
 	began := time.Now()
 	rep := OpenReport{}
 	if !lockedHere(dir) {
@@ -146,7 +153,7 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 		return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
 	}
 	rep.Reason = reason
-	path, err := buildPersisted(dir, talks, hash, p)
+	path, err := buildPersisted(ctx, dir, talks, hash, p)
 	if err != nil {
 		return nil, rep, fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, diskError(dir, err))
 	}
@@ -222,12 +229,12 @@ func openReadOnly(path string) (bleve.Index, error) {
 // new directory of dir and returns its path. On any error, a failed write
 // (a full or read-only disk, an I/O error) or a panic of Bleve's after one,
 // it removes everything it wrote and leaves the rest of dir as it was.
-func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, error) {
+func buildPersisted(ctx context.Context, dir string, talks []Talk, hash string, p Progress) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, indexPrefix+strconv.FormatInt(time.Now().UnixNano(), 10))
-	docs, err := buildCompact(path, talks, p)
+	docs, err := buildCompact(ctx, path, talks, p)
 	if err != nil {
 		os.RemoveAll(path)
 		return "", err

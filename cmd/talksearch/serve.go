@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	stdlog "log"
 	"net"
 	"net/http"
@@ -78,11 +77,9 @@ One process at a time may serve an --index directory: a second one exits
 with an error naming it and removes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// A signal stops the server, not its loads: the start's
-			// setup completes, then the server stops at once; a reload in
-			// flight is a request that shutdown lets finish within
-			// --shutdown-timeout. Every load is bounded in bytes and work.
-			g.ctx = context.WithoutCancel(cmd.Context())
+			// A signal during the start ends its load, fetches and
+			// build (g.ctx, as for index); once serving, it stops the
+			// server, not its loads (serve).
 			return serve(cmd.Context(), g, o)
 		},
 	}
@@ -156,7 +153,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	start := time.Now()
 	corpus, src, keepCorpus, err := g.loadServeCorpus(o.indexDir, log) // keep.go
 	if err != nil {
-		return err
+		return startInterrupted(ctx, err, log)
 	}
 	if len(corpus.Talks) == 0 {
 		// An empty site answering 200 would hide that the seeds were
@@ -176,13 +173,21 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 			return err
 		}
 	}
-	engine, err := search.NewWithOptions(corpus.Talks, search.Options{Index: indexFunc(o.indexDir, g.stderr, log)})
+	engine, err := search.NewWithOptions(corpus.Talks, search.Options{Index: indexFunc(g, o.indexDir, log)})
 	if err != nil {
-		return fmt.Errorf("build search engine: %w", err)
+		return startInterrupted(ctx, fmt.Errorf("build search engine: %w", err), log)
 	}
 	// Closed after the server has shut down: the index (and, with --index,
 	// its files) is released once no request can use it.
 	defer engine.Close()
+	if err := context.Cause(ctx); err != nil {
+		engine.Close()
+		return startInterrupted(ctx, fmt.Errorf("start stopped: %w", err), log)
+	}
+	// From here a signal stops the server, not its loads: a reload in
+	// flight is a request that shutdown lets finish within
+	// --shutdown-timeout. Every load is bounded in bytes and work.
+	g.ctx = context.WithoutCancel(ctx)
 	keepCorpus()
 	gcTuned := gcgoal.Tune()
 	kept := engine.Kept()
@@ -249,17 +254,29 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	return nil
 }
 
+// startInterrupted is err, the failure of the start, logged as the end of
+// the start when a signal (ctx) caused it: the process exits as index does
+// on a signal, with status 1 and the cause in its last line.
+func startInterrupted(ctx context.Context, err error, log zerolog.Logger) error {
+	if cause := context.Cause(ctx); cause != nil {
+		log.Warn().Str("cause", cause.Error()).Msg("start interrupted: exiting without serving")
+	}
+	return err
+}
+
 // indexFunc says where the engine's index lives: in memory or, with
 // --index DIR, on disk, reused across runs while the talks and the mapping
-// version are unchanged and rebuilt beside the old one otherwise.
-func indexFunc(dir string, stderr io.Writer, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
+// version are unchanged and rebuilt beside the old one otherwise. A build
+// ends early when g.ctx does, as it is when the build starts (a signal
+// during the start; reloads outlive it, see serve).
+func indexFunc(g *globals, dir string, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
 	if dir == "" {
 		return func(talks []index.Talk) (bleve.Index, error) {
-			return index.BuildWithProgress(talks, buildProgress(stderr, log))
+			return index.BuildContext(g.ctx, talks, buildProgress(g.stderr, log))
 		}
 	}
 	return func(talks []index.Talk) (bleve.Index, error) {
-		idx, rep, err := index.OpenWithProgress(dir, talks, buildProgress(stderr, log))
+		idx, rep, err := index.OpenContext(g.ctx, dir, talks, buildProgress(g.stderr, log))
 		if err != nil {
 			return nil, fmt.Errorf("--index %s: %w", dir, err)
 		}
