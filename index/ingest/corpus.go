@@ -100,11 +100,17 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 	var dumpNames []string
 	st := newStructured()
 	var read []fileTalks
+	// Each file is read within its own time budget (withParseBudget),
+	// released before the next file's.
+	endFile := func() {}
+	defer func() { endFile() }()
 	for i, in := range inputs {
+		endFile()
 		if err := opt.cancelled(); err != nil {
 			return nil, err
 		}
 		opt := in.options(opt)
+		opt, endFile = opt.withParseBudget()
 		fst := &r.PerFile[i]
 		*fst = FileStats{File: in.name, Kind: FileSkipped}
 		stats[in.name] = fst
@@ -116,6 +122,10 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			// of 100k talks (130 MB) need not fit the limit; nothing else
 			// is read past it.
 			talks, warns, ok, err := streamJSONLines(in, opt)
+			if w, over := overTime(in.name, jsonLines{}.Name(), err); over {
+				r.Warnings = append(r.Warnings, append(warns, w)...)
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -153,6 +163,10 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 		if f := Detect(data); f != nil {
 			talks, warns, err := readFormat(f, in.name, withoutBOM(data), opt)
 			r.Warnings = append(r.Warnings, warns...)
+			if w, over := overTime(in.name, f.Name(), err); over {
+				r.Warnings = append(r.Warnings, w)
+				continue
+			}
 			if err != nil {
 				r.Warnings = append(r.Warnings, fileError(in.name, f.Name(), err))
 				continue
@@ -174,8 +188,14 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 		r.Warnings = append(r.Warnings, long...)
 		switch {
 		case looksLikeSchedule(data):
-			fst.Kind = FileSchedule
 			s := ParseSchedIn(in.name, data, opt)
+			if w, over := overTime(in.name, FileSchedule, s.stopped); over {
+				r.Warnings = append(r.Warnings, w)
+				continue
+			} else if s.stopped != nil {
+				return nil, s.stopped
+			}
+			fst.Kind = FileSchedule
 			r.Blocks += s.Blocks
 			r.Warnings = append(r.Warnings, s.Warnings...)
 			fst.Read = len(s.Talks)
