@@ -211,7 +211,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	reports.DecisionsFile = o.decisions
 	h, err := web.NewHandler(catalog{engine, reports}, log, web.Options{
 		RequestTimeout: o.requestTimeout, MaxCalendarTalks: o.maxCalendarTalks, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
-		ReloadStatus: reload.status, ClientBudget: budget, SourcesStatus: g.sourcesStatus(),
+		ReloadStatus: reload.status, ClientBudget: budget, SourcesStatus: g.sourcesStatus(), MaxParseTime: g.maxParse,
 		// Times that name no zone read in --time-zone; every other in its
 		// conference's own.
 		Location: g.zone,
