@@ -139,7 +139,7 @@ func (g *globals) standsAlone(s *seedSpec, data []byte) error {
 		return err
 	}
 	for _, w := range c.Report.Warnings {
-		if w.Line == 0 {
+		if w.Unread() {
 			return errors.New(w.Msg)
 		}
 	}

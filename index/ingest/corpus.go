@@ -60,7 +60,16 @@ type Warning struct {
 	// submission without a title, a rejected one); 0 when it only notes
 	// a repair. The organizers' importer counts those records as skipped.
 	Dropped int
+	// Cut says the rest of the file from Line was not read (an XML syntax
+	// error nothing after could be read past, as in a file cut short); the
+	// talks before it were kept.
+	Cut bool
 }
+
+// Unread says the file, or the rest of it, was not read: a warning of the
+// whole file (Line 0) or a Cut. A reload refuses a seed file so read that
+// was read before.
+func (w Warning) Unread() bool { return w.Line == 0 || w.Cut }
 
 func (w Warning) String() string {
 	return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
