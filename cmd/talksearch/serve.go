@@ -55,7 +55,8 @@ the JSON API (/api/search, /api/talks/ID, /api/overlaps, /api/now, /api/agenda,
 The server prints its URL on standard output once it listens, logs one JSON
 line per request on standard error, and on SIGINT or SIGTERM stops accepting
 connections, finishes the requests in flight (up to --shutdown-timeout) and
-exits.
+exits. A signal during the start ends its load, fetches and index build, and
+the process exits with status 1.
 
 On SIGHUP, or POST /admin/reload with "Authorization: Bearer TOKEN" when
 --reload-token (better: TALKSEARCH_RELOAD_TOKEN) is set, it re-reads the
