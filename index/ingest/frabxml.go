@@ -83,8 +83,8 @@ func (ev *xmlEvent) sourceLinks() []sourceLink {
 
 // Read reads the schedule. encoding/xml stops at a syntax error (an
 // unescaped "&" or "<" in an abstract, a file cut short) and cannot read
-// past it, so the reader reads on from the next <event>, <day name…> or
-// <room name…> start tag after it, with a new decoder given the <day>
+// past it, so the reader reads on from the next <event>, or <day> or
+// <room> with attributes, start tag after it, with a new decoder given the <day>
 // and <room> still open there (the day's date carried): a broken event
 // costs that event, with a warning naming the error and where reading
 // resumed. Where no such tag follows, the rest of the file is not read:
