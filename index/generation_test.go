@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -143,7 +144,7 @@ func TestStagePublishesWhole(t *testing.T) {
 	talks := handTalks()
 	first := openOK(t, dir, talks)
 
-	st, err := Stage(dir, talks[:5], nil)
+	st, err := Stage(context.Background(), dir, talks[:5], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestStagePublishesWhole(t *testing.T) {
 		l.Unlock()
 	}
 
-	gone, err := Stage(dir, talks[:3], nil)
+	gone, err := Stage(context.Background(), dir, talks[:3], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

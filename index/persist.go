@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -118,8 +119,14 @@ func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 
 // OpenWithProgress is Open telling p (if not nil) how far a rebuild is.
 func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
+	return OpenContext(context.Background(), dir, talks, p)
+}
+
+// OpenContext is OpenWithProgress whose rebuild ends early once ctx is
+// done (see BuildContext), leaving dir as it was.
+func OpenContext(ctx context.Context, dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
 	began := time.Now()
-	st, err := Stage(dir, talks, p)
+	st, err := Stage(ctx, dir, talks, p)
 	if err != nil {
 		return nil, st.Report, err
 	}
@@ -146,8 +153,9 @@ type Staged struct {
 // Stage is Open without the switch to a built index: Publish makes it
 // current. The directory stays locked (when Stage locked it) until
 // Publish or Abandon. On error, Report says what Stage found and nothing
-// is left to publish.
-func Stage(dir string, talks []Talk, p Progress) (*Staged, error) {
+// is left to publish. A build ends early once ctx is done (BuildContext),
+// leaving dir as it was.
+func Stage(ctx context.Context, dir string, talks []Talk, p Progress) (*Staged, error) {
 	began := time.Now()
 	st := &Staged{dir: dir}
 	if !lockedHere(dir) {
@@ -192,7 +200,7 @@ func Stage(dir string, talks []Talk, p Progress) (*Staged, error) {
 		return st, nil
 	}
 	rep.Reason = reason
-	path, err := buildPersisted(dir, talks, hash, p)
+	path, err := buildPersisted(ctx, dir, talks, hash, p)
 	if err != nil {
 		return fail(fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, diskError(dir, err)))
 	}
@@ -307,12 +315,12 @@ func openReadOnly(path string) (bleve.Index, error) {
 // new directory of dir and returns its path. On any error, a failed write
 // (a full or read-only disk, an I/O error) or a panic of Bleve's after one,
 // it removes everything it wrote and leaves the rest of dir as it was.
-func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, error) {
+func buildPersisted(ctx context.Context, dir string, talks []Talk, hash string, p Progress) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, indexPrefix+strconv.FormatInt(time.Now().UnixNano(), 10))
-	docs, err := buildCompact(path, talks, p)
+	docs, err := buildCompact(ctx, path, talks, p)
 	if err != nil {
 		os.RemoveAll(path)
 		return "", err

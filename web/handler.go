@@ -58,6 +58,10 @@ type Options struct {
 	// MaxUploadBytes bounds the body of POST /overlaps, an upload of
 	// submissions (8 MiB).
 	MaxUploadBytes int64
+	// MaxParseTime bounds the reading of each uploaded file, as
+	// --max-parse-time bounds a --from file's (0:
+	// ingest.DefaultMaxParseTime).
+	MaxParseTime time.Duration
 	// MaxCalendarTalks is the most talks /search.ics writes; a search that
 	// finds more on the schedule is refused, never cut (500).
 	MaxCalendarTalks int

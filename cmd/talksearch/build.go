@@ -57,7 +57,7 @@ func (g *globals) buildIndex(dir string, allowDrop bool) error {
 	}
 	var st *index.Staged
 	e, err := search.NewWithOptions(c.Talks, search.Options{Index: func(talks []index.Talk) (bleve.Index, error) {
-		s, err := index.Stage(dir, talks, buildProgress(g.stderr, log))
+		s, err := index.Stage(g.ctx, dir, talks, buildProgress(g.stderr, log))
 		if err != nil {
 			return nil, fmt.Errorf("--index %s: %w", dir, err)
 		}

@@ -22,16 +22,27 @@ import (
 	"time"
 )
 
-// startOnly runs serve with a context that is already cancelled: it does
-// all its setup (the index included), then stops at once. It returns the
-// log and the error of the setup.
+// startOnly runs serve with a context cancelled once it says it serves
+// (a cancel before would end its start): it does all its setup (the index
+// included), then stops at once. It returns the log and the error of the
+// setup.
 func startOnly(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	var stdout, log syncBuffer
-	err := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, &stdout, &log)
+	defer cancel()
+	var log syncBuffer
+	stdout := cancelOnWrite{cancel}
+	err := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, stdout, &log)
 	return log.String(), err
+}
+
+// cancelOnWrite cancels at its first write: serve's stdout, written once
+// it listens with its index built.
+type cancelOnWrite struct{ cancel func() }
+
+func (w cancelOnWrite) Write(p []byte) (int, error) {
+	w.cancel()
+	return len(p), nil
 }
 
 // requireIndexDir skips the on-disk index tests while serve refuses --index.

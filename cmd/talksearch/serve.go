@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	stdlog "log"
 	"net"
 	"net/http"
@@ -58,7 +57,8 @@ the JSON API (/api/search, /api/talks/ID, /api/overlaps, /api/now, /api/agenda,
 The server prints its URL on standard output once it listens, logs one JSON
 line per request on standard error, and on SIGINT or SIGTERM stops accepting
 connections, finishes the requests in flight (up to --shutdown-timeout) and
-exits.
+exits. A signal during the start ends its load, fetches and index build, and
+the process exits with status 1.
 
 On SIGHUP, or POST /admin/reload with "Authorization: Bearer TOKEN" when
 --reload-token (better: TALKSEARCH_RELOAD_TOKEN) is set, it re-reads the
@@ -85,11 +85,9 @@ warms before it swaps it in; one that fails to open is logged and the old
 one serves on. /healthz names the build served ("index").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// A signal stops the server, not its loads: the start's
-			// setup completes, then the server stops at once; a reload in
-			// flight is a request that shutdown lets finish within
-			// --shutdown-timeout. Every load is bounded in bytes and work.
-			g.ctx = context.WithoutCancel(cmd.Context())
+			// A signal during the start ends its load, fetches and
+			// build (g.ctx, as for index); once serving, it stops the
+			// server, not its loads (startWriter).
 			return serve(cmd.Context(), g, o)
 		},
 	}
@@ -172,7 +170,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 		lv = newLive(first)
 		follow = &follower{dir: o.indexDir, decisions: o.decisions, live: lv, log: log}
 	} else {
-		first, corpus, lock, err := startWriter(g, o, log)
+		first, corpus, lock, err := startWriter(ctx, g, o, log)
 		if err != nil {
 			return err
 		}
@@ -184,7 +182,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 		// the token. Each reload builds a new engine, warmed before it
 		// serves (live.swap).
 		reload = newReloader(g, corpus, func(c *ingest.Corpus) error {
-			e, err := search.NewWithOptions(c.Talks, search.Options{Index: indexFunc(o.indexDir, g.stderr, log)})
+			e, err := search.NewWithOptions(c.Talks, search.Options{Index: indexFunc(g, o.indexDir, log)})
 			if err != nil {
 				return err
 			}
@@ -205,7 +203,7 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	gin.SetMode(gin.ReleaseMode)
 	opts := web.Options{
 		RequestTimeout: o.requestTimeout, MaxCalendarTalks: o.maxCalendarTalks, CacheBytes: cacheBytes, ReloadToken: o.reloadToken,
-		ClientBudget: budget, SourcesStatus: g.sourcesStatus(),
+		ClientBudget: budget, SourcesStatus: g.sourcesStatus(), MaxParseTime: g.maxParse,
 		// Times that name no zone read in --time-zone; every other in its
 		// conference's own.
 		Location: g.zone,
@@ -276,8 +274,11 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 // --index, it holds the directory (index.Lock) until the process exits and
 // reuses or rebuilds the index there. It returns the first site and the
 // corpus it serves; the caller unlocks the directory (if not nil) when it
-// stops serving.
-func startWriter(g *globals, o serveOptions, log zerolog.Logger) (*site, *ingest.Corpus, *index.DirLock, error) {
+// stops serving. A signal (ctx) ends its load and build: the process exits
+// as index does on a signal; from its return on, a signal stops the server,
+// not its loads (g.ctx): a reload in flight is a request that shutdown lets
+// finish within --shutdown-timeout.
+func startWriter(ctx context.Context, g *globals, o serveOptions, log zerolog.Logger) (*site, *ingest.Corpus, *index.DirLock, error) {
 	var lock *index.DirLock
 	if o.indexDir != "" {
 		// Held until the server stops: a second server would remove
@@ -296,7 +297,7 @@ func startWriter(g *globals, o serveOptions, log zerolog.Logger) (*site, *ingest
 	start := time.Now()
 	corpus, src, keepCorpus, err := g.loadServeCorpus(o.indexDir, log) // keep.go
 	if err != nil {
-		return fail(err)
+		return fail(startInterrupted(ctx, err, log))
 	}
 	if len(corpus.Talks) == 0 {
 		// An empty site answering 200 would hide that the seeds were
@@ -316,10 +317,15 @@ func startWriter(g *globals, o serveOptions, log zerolog.Logger) (*site, *ingest
 			return fail(err)
 		}
 	}
-	engine, err := search.NewWithOptions(corpus.Talks, search.Options{Index: indexFunc(o.indexDir, g.stderr, log)})
+	engine, err := search.NewWithOptions(corpus.Talks, search.Options{Index: indexFunc(g, o.indexDir, log)})
 	if err != nil {
-		return fail(fmt.Errorf("build search engine: %w", err))
+		return fail(startInterrupted(ctx, fmt.Errorf("build search engine: %w", err), log))
 	}
+	if err := context.Cause(ctx); err != nil {
+		engine.Close()
+		return fail(startInterrupted(ctx, fmt.Errorf("start stopped: %w", err), log))
+	}
+	g.ctx = context.WithoutCancel(ctx)
 	keepCorpus(nil) // logged: the next start ingests again
 	gcTuned := gcgoal.Tune()
 	kept := engine.Kept()
@@ -332,6 +338,16 @@ func startWriter(g *globals, o serveOptions, log zerolog.Logger) (*site, *ingest
 		log.Warn().Str("problem", p).Msg("a kept derivation was not used or not saved")
 	}
 	return newSite(engine, o.decisions, servedIndex(o.indexDir)), corpus, lock, nil
+}
+
+// startInterrupted is err, the failure of the start, logged as the end of
+// the start when a signal (ctx) caused it: the process exits as index does
+// on a signal, with status 1 and the cause in its last line.
+func startInterrupted(ctx context.Context, err error, log zerolog.Logger) error {
+	if cause := context.Cause(ctx); cause != nil {
+		log.Warn().Str("cause", cause.Error()).Msg("start interrupted: exiting without serving")
+	}
+	return err
 }
 
 // servedIndex names the generation a writer has just opened or built in
@@ -363,15 +379,17 @@ func startReadOnly(o serveOptions, log zerolog.Logger) (*site, error) {
 
 // indexFunc says where the engine's index lives: in memory or, with
 // --index DIR, on disk, reused across runs while the talks and the mapping
-// version are unchanged and rebuilt beside the old one otherwise.
-func indexFunc(dir string, stderr io.Writer, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
+// version are unchanged and rebuilt beside the old one otherwise. A build
+// ends early when g.ctx does, as it is when the build starts (a signal
+// during the start; reloads outlive it, see startWriter).
+func indexFunc(g *globals, dir string, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
 	if dir == "" {
 		return func(talks []index.Talk) (bleve.Index, error) {
-			return index.BuildWithProgress(talks, buildProgress(stderr, log))
+			return index.BuildContext(g.ctx, talks, buildProgress(g.stderr, log))
 		}
 	}
 	return func(talks []index.Talk) (bleve.Index, error) {
-		idx, rep, err := index.OpenWithProgress(dir, talks, buildProgress(stderr, log))
+		idx, rep, err := index.OpenContext(g.ctx, dir, talks, buildProgress(g.stderr, log))
 		if err != nil {
 			return nil, fmt.Errorf("--index %s: %w", dir, err)
 		}
