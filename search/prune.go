@@ -43,8 +43,12 @@ func (s *snapshot) hasTerm(field, term string) bool {
 	return true
 }
 
-// matchNone is the clause known to match nothing.
-func matchNone() query.Query { return query.NewMatchNoneQuery() }
+// matchNone is the clause known to match nothing. It is one shared value:
+// a long query prunes dozens of clauses, and the clause is never changed
+// (nothing sets a boost on a clause that matches nothing).
+func matchNone() query.Query { return theNone }
+
+var theNone = query.NewMatchNoneQuery()
 
 func isNone(q query.Query) bool {
 	_, ok := q.(*query.MatchNoneQuery)

@@ -661,32 +661,54 @@ type token struct {
 	pos  int
 }
 
+// analysed is the analysis of one text: its tokens, and their terms alone
+// (what analyze returns), both kept in the snapshot's tokenCache so that
+// neither is made again for each look at a word.
+type analysed struct {
+	tokens []token
+	terms  []string
+}
+
 // tokens returns the terms of text as the text fields (title, abstract,
 // speakers: one analyzer) make them. Query words repeat across searches and
 // a search looks at each several times, so the analysis is cached
-// (snapshot.tokenCache, bounded in bytes).
-func (s *snapshot) tokens(text string) []token {
+// (snapshot.tokenCache, bounded in bytes). The tokens are shared: read
+// them, do not change them.
+func (s *snapshot) tokens(text string) []token { return s.analysis(text).tokens }
+
+// analysis is the cached analysis of text (tokens).
+func (s *snapshot) analysis(text string) analysed {
 	if v, ok := s.tokenCache.get(text); ok {
 		return v
 	}
 	ts := s.analyzer.Analyze([]byte(text))
-	out := make([]token, len(ts))
-	for i, t := range ts {
-		out[i] = token{string(t.Term), t.Position}
+	// The terms are substrings of one string: one allocation for all of
+	// them, not one each (a long query has dozens).
+	n := 0
+	for _, t := range ts {
+		n += len(t.Term)
 	}
-	s.tokenCache.put(text, out)
-	return out
+	buf := make([]byte, 0, n)
+	for _, t := range ts {
+		buf = append(buf, t.Term...)
+	}
+	all := string(buf)
+	a := analysed{tokens: make([]token, len(ts)), terms: make([]string, len(ts))}
+	at := 0
+	for i, t := range ts {
+		term := all[at : at+len(t.Term)]
+		at += len(t.Term)
+		a.tokens[i] = token{term, t.Position}
+		a.terms[i] = term
+	}
+	s.tokenCache.put(text, a)
+	return a
 }
 
-// analyze returns the index terms of text.
-func (s *snapshot) analyze(text string) []string {
-	ts := s.tokens(text)
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.term
-	}
-	return out
-}
+// analyze returns the index terms of text. The slice is shared (the
+// snapshot's tokenCache): read it, do not change it; its capacity is its
+// length, so an append copies it.
+func (s *snapshot) analyze(text string) []string { return s.analysis(text).terms }
 
 // termsQuery matches any of the terms of text in one field: what Bleve's
 // match query does, without analysing the text again, and with a term the
