@@ -95,11 +95,19 @@ type facetCounter struct {
 
 func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter {
 	fc := &facetCounter{sel: sel, byNum: s.facets, docs: s.docs, more: s.moreLanguages, when: when, labels: s.conferenceNames}
+	n := 0
 	for i, name := range facetNames {
 		fc.values[i] = s.values[name]
-		fc.counts[i] = make([]int, len(fc.values[i])+1)
+		n += len(fc.values[i]) + 1
+	}
+	// Every facet's counts in one array: one allocation per search, not
+	// one per facet.
+	counts := make([]int, n)
+	for i := range facetNames {
+		m := len(fc.values[i]) + 1
+		fc.counts[i], counts = counts[:m:m], counts[m:]
 		if sel[i] != nil {
-			fc.pass[i] = make([]bool, len(fc.values[i])+1)
+			fc.pass[i] = make([]bool, m)
 			for k, v := range fc.values[i] {
 				fc.pass[i][k+1] = sel[i][v]
 			}
@@ -233,7 +241,8 @@ func orderFacet(values []string, counts []int, selected map[string]bool, byValue
 	// values compares no strings: a FOSDEM search's hundreds of tracks and
 	// rooms, most of them counted once or twice, were a thirtieth of it.
 	type counted struct{ n, k int }
-	cs := make([]counted, 0, 16)
+	var room [32]counted // most facets of a page's query: no allocation
+	cs := room[:0]
 	for k, n := range counts[1:] {
 		if n > 0 {
 			cs = append(cs, counted{n, k})
