@@ -45,20 +45,20 @@ var (
 
 // markFormatter writes a fragment as Bleve's html formatter does (its
 // text escaped by html.EscapeString, each matched word in MarkOpen and
-// MarkClose), into one builder: Bleve's adds to a string four times per
+// MarkClose), into one buffer: Bleve's adds to a string four times per
 // matched word, which copies the fragment so far each time, so that a long
 // query's highlighting copies each fragment over and over.
 type markFormatter struct{}
 
 func (markFormatter) Format(f *bhighlight.Fragment, ordered bhighlight.TermLocations) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.Grow(f.End - f.Start + 64)
 	writeMarked(&b, f, ordered)
 	return b.String()
 }
 
 // writeMarked writes f as markFormatter formats it.
-func writeMarked(b *strings.Builder, f *bhighlight.Fragment, ordered bhighlight.TermLocations) {
+func writeMarked(b *bytes.Buffer, f *bhighlight.Fragment, ordered bhighlight.TermLocations) {
 	curr := f.Start
 	for _, tl := range ordered {
 		if tl == nil || !tl.ArrayPositions.Equals(f.ArrayPositions) || tl.Start < curr {
@@ -83,7 +83,7 @@ var htmlEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `
 
 // writeEscaped writes text to b, escaped as html.EscapeString escapes it.
 // text is read in place: fragments are of a talk's text, never changed.
-func writeEscaped(b *strings.Builder, text []byte) {
+func writeEscaped(b *bytes.Buffer, text []byte) {
 	htmlEscaper.WriteString(b, unsafe.String(unsafe.SliceData(text), len(text)))
 }
 
@@ -213,6 +213,7 @@ type scratch struct {
 	starts bhighlight.TermLocations
 	queue  simplehl.FragmentQueue
 	best   []*bhighlight.Fragment
+	text   bytes.Buffer // a fragment as it is marked
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -252,28 +253,33 @@ type fragmenter interface {
 // queue, so fragments of equal score come in its order.
 func (sc *scratch) bestFragments(orig []byte, ordered bhighlight.TermLocations, fragmenter fragmenter, num int) []string {
 	frags := fragmenter.fragment(sc, orig, ordered)
-	fq := sc.queue[:0]
+	// The queue is the scratch's own: a local one would escape to the
+	// heap through heap.Interface.
+	fq := &sc.queue
+	*fq = (*fq)[:0]
 	for _, f := range frags {
 		f.Score = distinctTerms(ordered, f)
-		heap.Push(&fq, f)
+		heap.Push(fq, f)
 	}
 	best := sc.best[:0]
-	for len(best) < num && len(fq) > 0 {
-		c := heap.Pop(&fq).(*bhighlight.Fragment)
+	for len(best) < num && len(*fq) > 0 {
+		c := heap.Pop(fq).(*bhighlight.Fragment)
 		if !slices.ContainsFunc(best, c.Overlaps) {
 			best = append(best, c)
 		}
 	}
-	sc.queue, sc.best = fq, best
+	sc.best = best
 	ordered.MergeOverlapping()
 	out := make([]string, len(best))
 	for i, f := range best {
-		var b strings.Builder
-		b.Grow(f.End - f.Start + 64)
+		// Written in the scratch's buffer: the fragment's string is its
+		// one allocation.
+		b := &sc.text
+		b.Reset()
 		if f.Start != 0 {
 			b.WriteString(fragmentSeparator)
 		}
-		writeMarked(&b, f, ordered)
+		writeMarked(b, f, ordered)
 		if f.End != len(f.Orig) {
 			b.WriteString(fragmentSeparator)
 		}
