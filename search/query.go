@@ -480,13 +480,38 @@ func (s *snapshot) literal(w string, b *budget) []alternative {
 // "torchtitan"), else "".
 func (s *snapshot) joinedNeighbours(words []string) []string {
 	out := make([]string, len(words))
+	var room [64]byte
 	for i := 0; i+1 < len(words); i++ {
-		j := strings.ToLower(words[i] + words[i+1])
-		if s.vocab.df[j] > 0 {
-			out[i] = j
+		// Looked up in a buffer of the stack, made a string only when the
+		// corpus has it: most pairs of a long query make no word.
+		b := append(append(room[:0], words[i]...), words[i+1]...)
+		if !lowerASCII(b) {
+			if j := strings.ToLower(words[i] + words[i+1]); s.vocab.df[j] > 0 {
+				out[i] = j
+			}
+			continue
+		}
+		if s.vocab.df[string(b)] > 0 {
+			out[i] = string(b)
 		}
 	}
 	return out
+}
+
+// lowerASCII lowers b in place, as strings.ToLower would, and says so; it
+// says false, leaving b to strings.ToLower, when b is not all ASCII.
+func lowerASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return true
 }
 
 // common says whether a word is in more than commonShare of the talks.
