@@ -344,6 +344,8 @@ type snapshot struct {
 	moreLanguages [][]int32
 	// conferenceNames are the names of the conference ids.
 	conferenceNames map[string]string
+	// facetCounts recycles the facet counters' arrays (newFacetCounter).
+	facetCounts sync.Pool
 
 	cache   *boundedCache[*Result]       // normalized request → its result
 	matches *boundedCache[*queryMatches] // query → its plan and matches (results.go)

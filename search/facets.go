@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Facets whose counts ignore their own selection are counted in Go, over
@@ -91,6 +92,17 @@ type facetCounter struct {
 	// labels name facet values for people where the value is an id
 	// (conference id → name).
 	labels map[string]string
+	// all is the array of every facet's counts, given back to pool by
+	// release.
+	all  *[]int
+	pool *sync.Pool
+}
+
+// release gives the counts back for a later search's counter: fc is not
+// used after (facets has copied what it returns).
+func (fc *facetCounter) release() {
+	fc.pool.Put(fc.all)
+	fc.all, fc.counts = nil, [nFacets][]int{}
 }
 
 func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter {
@@ -100,9 +112,18 @@ func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter
 		fc.values[i] = s.values[name]
 		n += len(fc.values[i]) + 1
 	}
-	// Every facet's counts in one array: one allocation per search, not
-	// one per facet.
-	counts := make([]int, n)
+	// Every facet's counts in one array, recycled from search to search
+	// (release): an archive has hundreds of tracks and rooms, and a new
+	// array each search was kilobytes for the collector.
+	fc.all, _ = s.facetCounts.Get().(*[]int)
+	if fc.all == nil || len(*fc.all) != n {
+		all := make([]int, n)
+		fc.all = &all
+	} else {
+		clear(*fc.all)
+	}
+	fc.pool = &s.facetCounts
+	counts := *fc.all
 	for i := range facetNames {
 		m := len(fc.values[i]) + 1
 		fc.counts[i], counts = counts[:m:m], counts[m:]
