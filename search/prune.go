@@ -88,7 +88,7 @@ func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
 	}
 	// The slots share one array of the terms, in position order: two
 	// allocations for a phrase rather than one per position. A position
-	// without a term (a stop word's gap) stays nil.
+	// without a term (the gap of a word the analyzer removed) stays nil.
 	var countRoom [16]int
 	counts := countRoom[:0]
 	if n := last - first + 1; n <= len(countRoom) {
