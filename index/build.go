@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -67,14 +68,21 @@ func Build(talks []Talk) (bleve.Index, error) { return BuildWithProgress(talks, 
 
 // BuildWithProgress is Build telling p (if not nil) how far it is.
 func BuildWithProgress(talks []Talk, p Progress) (bleve.Index, error) {
+	return BuildContext(context.Background(), talks, p)
+}
+
+// BuildContext is BuildWithProgress ended early, with an error wrapping
+// ErrBuildStopped and ctx's cause, once ctx is done: a signal during a
+// server's start need not wait for its whole first build.
+func BuildContext(ctx context.Context, talks []Talk, p Progress) (bleve.Index, error) {
 	if len(talks) > batchSize {
-		return buildMerged(talks, p)
+		return buildMerged(ctx, talks, p)
 	}
 	idx, err := bleve.NewUsing("", NewMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("new in-memory index: %w", err)
 	}
-	if err := indexTalks(idx, talks, p); err != nil {
+	if err := indexTalks(ctx, idx, talks, p); err != nil {
 		idx.Close()
 		return nil, err
 	}
@@ -90,7 +98,10 @@ func BuildWithProgress(talks []Talk, p Progress) (bleve.Index, error) {
 // never race to write the same document.
 //
 // Progress is told in order, from this goroutine, as each batch is in.
-func indexTalks(idx bleve.Index, talks []Talk, p Progress) error {
+//
+// ctx is looked at before each batch: a batch once started is finished
+// (a half-written batch is no state to leave an index in).
+func indexTalks(ctx context.Context, idx bleve.Index, talks []Talk, p Progress) error {
 	if len(talks) == 0 {
 		return indexBatch(idx, talks, 0)
 	}
@@ -106,6 +117,12 @@ func indexTalks(idx bleve.Index, talks []Talk, p Progress) error {
 		return nil
 	}
 	for from := 0; from < len(talks); from += batchSize {
+		if err := stopped(ctx); err != nil {
+			if running != nil {
+				<-running
+			}
+			return err
+		}
 		batch := talks[from:min(from+batchSize, len(talks))]
 		next := make(chan error, 1)
 		go func() { next <- indexBatch(idx, batch, from) }()
@@ -145,6 +162,17 @@ func indexBatch(idx bleve.Index, talks []Talk, from int) (err error) {
 	}
 	if err := idx.Batch(b); err != nil {
 		return fmt.Errorf("index talks %d to %d: %w", from, from+len(talks)-1, err)
+	}
+	return nil
+}
+
+// ErrBuildStopped is wrapped by the error of a build ended by its context.
+var ErrBuildStopped = errors.New("index build stopped")
+
+// stopped is the error of a build whose ctx is done, nil while it runs.
+func stopped(ctx context.Context) error {
+	if cause := context.Cause(ctx); cause != nil {
+		return fmt.Errorf("%w: %w", ErrBuildStopped, cause)
 	}
 	return nil
 }

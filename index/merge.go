@@ -66,7 +66,7 @@ var noBackgroundMerge = map[string]any{
 //
 // A panic of Bleve's on the way (after a failed write: ErrBuildPanic) is
 // an error like the others, and the index is closed.
-func buildOnDisk(path string, talks []Talk, p Progress) (docs uint64, err error) {
+func buildOnDisk(ctx context.Context, path string, talks []Talk, p Progress) (docs uint64, err error) {
 	var idx bleve.Index // open, to close if Bleve panics
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer recoverBuild(&err, "build index "+path, &idx)
@@ -74,12 +74,15 @@ func buildOnDisk(path string, talks []Talk, p Progress) (docs uint64, err error)
 	if err != nil {
 		return 0, fmt.Errorf("new index %s: %w", path, err)
 	}
-	err = indexTalks(idx, talks, p)
+	err = indexTalks(ctx, idx, talks, p)
 	if cerr := idx.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close new index: %w", cerr)
 	}
 	idx = nil
 	if err != nil {
+		return 0, err
+	}
+	if err := stopped(ctx); err != nil {
 		return 0, err
 	}
 	releaseMemory(len(talks))
@@ -112,10 +115,10 @@ func buildOnDisk(path string, talks []Talk, p Progress) (docs uint64, err error)
 // files of merged-away segments only some time after the merge, so the
 // index is built beside path and copied into it, which copies the files of
 // its one segment only.
-func buildCompact(path string, talks []Talk, p Progress) (docs uint64, err error) {
+func buildCompact(ctx context.Context, path string, talks []Talk, p Progress) (docs uint64, err error) {
 	build := path + ".build"
 	defer os.RemoveAll(build)
-	docs, err = buildOnDisk(build, talks, p)
+	docs, err = buildOnDisk(ctx, build, talks, p)
 	if err != nil {
 		return 0, err
 	}
@@ -270,13 +273,13 @@ func (t *tempIndex) Close() error {
 // buildMerged builds the index of talks in a temporary directory, merged
 // into one segment, and opens it read-only; its directory does not outlive
 // the index.
-func buildMerged(talks []Talk, p Progress) (bleve.Index, error) {
+func buildMerged(ctx context.Context, talks []Talk, p Progress) (bleve.Index, error) {
 	dir, err := os.MkdirTemp("", "talksearch-index-")
 	if err != nil {
 		return nil, fmt.Errorf("index directory: %w", err)
 	}
 	path := filepath.Join(dir, "index")
-	if _, err := buildOnDisk(path, talks, p); err != nil {
+	if _, err := buildOnDisk(ctx, path, talks, p); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}

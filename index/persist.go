@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -22,8 +23,17 @@ import (
 // A persisted index lives in a directory of its own:
 //
 //	DIR/current              symlink to the index in use
+//	DIR/previous             symlink to the index current named before
 //	DIR/index-<unixnano>/    one complete index: Bleve's files plus
 //	DIR/index-…/talksearch.json  our manifest (versions, hash, file sizes and sums)
+//
+// Each index directory is a generation: read-only servers of DIR
+// (OpenGeneration) take no lock and may still be on the previous one when
+// a rebuild switches current, so a rebuild removes every index directory
+// but the new one and the one it replaced (DIR/previous); an older one
+// goes at the next rebuild. A server still on it reads on, as its files
+// are unlinked, not overwritten, but one that had not opened it yet fails
+// to, and keeps what it serves.
 //
 // A rebuild writes a new index-* directory, closes it, writes its manifest,
 // then renames a new symlink over "current": the switch is atomic, so a
@@ -33,6 +43,7 @@ import (
 // stays byte-identical to its manifest.
 const (
 	currentLink  = "current"
+	previousLink = "previous"
 	manifestName = "talksearch.json"
 	indexPrefix  = "index-"
 )
@@ -108,15 +119,57 @@ func Open(dir string, talks []Talk) (bleve.Index, OpenReport, error) {
 
 // OpenWithProgress is Open telling p (if not nil) how far a rebuild is.
 func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
+	return OpenContext(context.Background(), dir, talks, p)
+}
+
+// OpenContext is OpenWithProgress whose rebuild ends early once ctx is
+// done (see BuildContext), leaving dir as it was.
+func OpenContext(ctx context.Context, dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
 	began := time.Now()
-	rep := OpenReport{}
+	st, err := Stage(ctx, dir, talks, p)
+	if err != nil {
+		return nil, st.Report, err
+	}
+	if err := st.Publish(); err != nil {
+		st.Index.Close()
+		return nil, st.Report, err
+	}
+	st.Report.Took = time.Since(began)
+	return st.Index, st.Report, nil
+}
+
+// Staged is an index Stage reused or built. A built one is not yet the one
+// DIR/current names: its writer may keep what it derives in its sidecar
+// first, so that servers of the directory (OpenGeneration) find it whole
+// when they see it. Publish or Abandon it.
+type Staged struct {
+	Index  bleve.Index // open, read-only, with its sidecar (SidecarOf)
+	Report OpenReport
+	dir    string
+	built  string // the new index's path; "" when reused
+	unlock func() // the lock Stage took, if any
+}
+
+// Stage is Open without the switch to a built index: Publish makes it
+// current. The directory stays locked (when Stage locked it) until
+// Publish or Abandon. On error, Report says what Stage found and nothing
+// is left to publish. A build ends early once ctx is done (BuildContext),
+// leaving dir as it was.
+func Stage(ctx context.Context, dir string, talks []Talk, p Progress) (*Staged, error) {
+	began := time.Now()
+	st := &Staged{dir: dir}
 	if !lockedHere(dir) {
 		l, err := Lock(dir)
 		if err != nil {
-			return nil, rep, err
+			return st, err
 		}
-		defer l.Unlock()
+		st.unlock = func() { l.Unlock() }
 	}
+	fail := func(err error) (*Staged, error) {
+		st.release()
+		return st, err
+	}
+	rep := &st.Report
 	// The talks are hashed while the index there is checked and opened:
 	// on a restart both take about as long.
 	var (
@@ -134,35 +187,75 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 		if idx != nil {
 			idx.Close()
 		}
-		return nil, rep, hashErr
+		return fail(hashErr)
 	}
 	if idx != nil {
 		rep.Path, rep.Reused = path, true
 		rep.Docs, _ = idx.DocCount()
-		if hasStale(dir, filepath.Base(path)) {
-			rep.Cleanup = removeStale(dir, filepath.Base(path)) // left by a build that crashed
+		if hasStale(dir) {
+			rep.Cleanup = removeStale(dir) // left by a build that crashed
 		}
 		rep.Took = time.Since(began)
-		return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
+		st.Index = &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}
+		return st, nil
 	}
 	rep.Reason = reason
-	path, err := buildPersisted(dir, talks, hash, p)
+	path, err := buildPersisted(ctx, dir, talks, hash, p)
 	if err != nil {
-		return nil, rep, fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, diskError(dir, err))
+		return fail(fmt.Errorf("rebuild index in %s (%s): %w", dir, reason, diskError(dir, err)))
 	}
-	if err := switchCurrent(dir, filepath.Base(path)); err != nil {
-		os.RemoveAll(path)
-		return nil, rep, fmt.Errorf("switch index in %s to %s: %w", dir, filepath.Base(path), diskError(dir, err))
-	}
-	rep.Cleanup = removeStale(dir, filepath.Base(path))
 	idx, err = openReadOnly(path)
 	if err != nil {
-		return nil, rep, fmt.Errorf("open rebuilt index %s: %w", path, err)
+		os.RemoveAll(path)
+		return fail(fmt.Errorf("open rebuilt index %s: %w", path, err))
 	}
-	rep.Path = path
+	rep.Path, st.built = path, path
 	rep.Docs, _ = idx.DocCount()
 	rep.Took = time.Since(began)
-	return &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}, rep, nil
+	st.Index = &persistedIndex{bleveIndex: idx, sidecar: newSidecar(path, hash)}
+	return st, nil
+}
+
+// Publish makes a built index the one DIR/current names, keeps the one it
+// replaces (DIR/previous) and removes older ones (Report.Cleanup says what
+// could not be); a reused index is current already. On error the built
+// index is removed (Index stays readable until closed) and current is as
+// it was.
+func (st *Staged) Publish() error {
+	defer st.release()
+	if st.built == "" {
+		return nil
+	}
+	name := filepath.Base(st.built)
+	prev, err := switchCurrent(st.dir, name)
+	if err != nil {
+		os.RemoveAll(st.built)
+		return fmt.Errorf("switch index in %s to %s: %w", st.dir, name, diskError(st.dir, err))
+	}
+	if err := linkPrevious(st.dir, prev); err != nil {
+		// Without the link, the replaced index cannot be told from a
+		// crashed build: it stays until the next rebuild.
+		st.Report.Cleanup = fmt.Errorf("keep the replaced index %s: %w", prev, err)
+	} else {
+		st.Report.Cleanup = removeStale(st.dir)
+	}
+	return nil
+}
+
+// Abandon removes a built index without publishing it (Index stays
+// readable until closed, which is the caller's).
+func (st *Staged) Abandon() {
+	defer st.release()
+	if st.built != "" {
+		os.RemoveAll(st.built)
+	}
+}
+
+func (st *Staged) release() {
+	if st.unlock != nil {
+		st.unlock()
+		st.unlock = nil
+	}
 }
 
 // reuse opens the current index if it matches the talks whose content
@@ -222,12 +315,12 @@ func openReadOnly(path string) (bleve.Index, error) {
 // new directory of dir and returns its path. On any error, a failed write
 // (a full or read-only disk, an I/O error) or a panic of Bleve's after one,
 // it removes everything it wrote and leaves the rest of dir as it was.
-func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, error) {
+func buildPersisted(ctx context.Context, dir string, talks []Talk, hash string, p Progress) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, indexPrefix+strconv.FormatInt(time.Now().UnixNano(), 10))
-	docs, err := buildCompact(path, talks, p)
+	docs, err := buildCompact(ctx, path, talks, p)
 	if err != nil {
 		os.RemoveAll(path)
 		return "", err
@@ -248,35 +341,52 @@ func buildPersisted(dir string, talks []Talk, hash string, p Progress) (string, 
 }
 
 // switchCurrent points DIR/current at name by renaming a new symlink over
-// it, which is atomic. On error DIR/current is as it was: the caller
-// removes name, so current must not be left on it.
-func switchCurrent(dir, name string) error {
+// it, which is atomic, and returns the name it pointed at before ("" for
+// none). On error DIR/current is as it was: the caller removes name, so
+// current must not be left on it.
+func switchCurrent(dir, name string) (string, error) {
 	link := filepath.Join(dir, currentLink)
 	prev, prevErr := os.Readlink(link)
-	if err := replaceLink(dir, name); err != nil {
-		return err
+	if err := replaceLink(dir, currentLink, name); err != nil {
+		return "", err
 	}
 	if err := syncDir(dir); err != nil {
 		// The switch may not be on disk; the new index is about to be
 		// removed, so current goes back to the index it named.
 		if prevErr == nil {
-			err = errors.Join(err, replaceLink(dir, prev))
+			err = errors.Join(err, replaceLink(dir, currentLink, prev))
 		} else {
 			err = errors.Join(err, os.Remove(link))
 		}
-		return err
+		return "", err
 	}
-	return nil
+	if prevErr != nil {
+		return "", nil
+	}
+	return filepath.Base(prev), nil
 }
 
-// replaceLink makes DIR/current name target, atomically.
-func replaceLink(dir, target string) error {
-	tmp := filepath.Join(dir, currentLink+".tmp")
+// linkPrevious makes DIR/previous name prev, the index current named
+// before a switch, which removeStale keeps; with no prev it removes the
+// link, whose index is now older than the previous one.
+func linkPrevious(dir, prev string) error {
+	if prev == "" {
+		if err := os.Remove(filepath.Join(dir, previousLink)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return replaceLink(dir, previousLink, prev)
+}
+
+// replaceLink makes DIR/name a symlink to target, atomically.
+func replaceLink(dir, name, target string) error {
+	tmp := filepath.Join(dir, name+".tmp")
 	os.Remove(tmp)
 	if err := os.Symlink(target, tmp); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, filepath.Join(dir, currentLink)); err != nil {
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		os.Remove(tmp)
 		return err
 	}
@@ -352,16 +462,28 @@ func freeSpace(dir string) (string, bool) {
 	return fmt.Sprintf("%d bytes", n), true
 }
 
-// removeStale removes every index directory of dir but keep: the one
-// replaced and any left by a crashed build.
-func removeStale(dir, keep string) error {
+// kept are the index directories of dir that current and previous name.
+func kept(dir string) map[string]bool {
+	keep := map[string]bool{}
+	for _, link := range []string{currentLink, previousLink} {
+		if target, err := os.Readlink(filepath.Join(dir, link)); err == nil {
+			keep[filepath.Base(target)] = true
+		}
+	}
+	return keep
+}
+
+// removeStale removes every index directory of dir but those current and
+// previous name: older generations and any left by a crashed build.
+func removeStale(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
+	keep := kept(dir)
 	var errs []error
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), indexPrefix) && e.Name() != keep {
+		if strings.HasPrefix(e.Name(), indexPrefix) && !keep[e.Name()] {
 			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
 				errs = append(errs, err)
 			}
@@ -370,14 +492,15 @@ func removeStale(dir, keep string) error {
 	return errors.Join(errs...)
 }
 
-// hasStale says whether dir holds index directories besides keep.
-func hasStale(dir, keep string) bool {
+// hasStale says whether dir holds index directories removeStale removes.
+func hasStale(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false
 	}
+	keep := kept(dir)
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), indexPrefix) && e.Name() != keep {
+		if strings.HasPrefix(e.Name(), indexPrefix) && !keep[e.Name()] {
 			return true
 		}
 	}

@@ -1,7 +1,10 @@
 package index
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,6 +68,41 @@ func TestBuildStopsAtAFailedBatch(t *testing.T) {
 		}
 		if d := cmp.Diff(told, calls); d != "" {
 			t.Errorf("talk %d without an ID: progress (-want +got):\n%s", bad, d)
+		}
+	}
+}
+
+// TestBuildContextStops: a context ended during a build (here by the
+// progress of its first batch) ends it before the next batch, with its
+// cause; a persisted rebuild so ended leaves nothing in its directory.
+func TestBuildContextStops(t *testing.T) {
+	talks := make([]Talk, 3*batchSize+10)
+	for i := range talks {
+		talks[i] = Talk{ID: fmt.Sprintf("t-%d", i), Title: fmt.Sprintf("Talk number %d", i), Kind: KindTalk}
+	}
+	signal := errors.New("terminated signal received")
+	for _, persisted := range []bool{false, true} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		var calls [][2]int
+		p := func(done, total int) {
+			calls = append(calls, [2]int{done, total})
+			cancel(signal)
+		}
+		dir := t.TempDir()
+		var err error
+		if persisted {
+			_, _, err = OpenContext(ctx, dir, talks, p)
+		} else {
+			_, err = BuildContext(ctx, talks, p)
+		}
+		if !errors.Is(err, ErrBuildStopped) || !errors.Is(err, signal) {
+			t.Errorf("persisted %v: error %v, want the build stopped by the signal", persisted, err)
+		}
+		if d := cmp.Diff([][2]int{{batchSize, len(talks)}}, calls); d != "" {
+			t.Errorf("persisted %v: progress after the cancel (-want +got):\n%s", persisted, d)
+		}
+		if entries, _ := os.ReadDir(dir); persisted && len(entries) > 0 {
+			t.Errorf("a stopped rebuild left %d entries in %s, want none", len(entries), dir)
 		}
 	}
 }

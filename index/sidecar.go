@@ -37,11 +37,16 @@ const sidecarDir = "sidecar"
 // of the disk, only a value to derive again.
 var ErrSidecarStale = errors.New("sidecar is stale")
 
+// ErrReadOnly is the error of Save on the sidecar of an index opened by
+// OpenGeneration, whose directory belongs to its writer.
+var ErrReadOnly = errors.New("read-only: kept by the index's writer only")
+
 // Sidecar is where values derived from the talks of one persisted index
 // are kept. Its methods are safe for concurrent use.
 type Sidecar struct {
 	dir         string // DIR/index-…/sidecar
 	contentHash string // ContentHash of the index's talks
+	readOnly    bool   // OpenGeneration's: Save keeps nothing
 }
 
 // sidecarHeader is what a sidecar must match to be read.
@@ -95,6 +100,18 @@ func newSidecar(indexPath, contentHash string) *Sidecar {
 // fs.ErrNotExist, a stale one ErrSidecarStale; any other error is a damaged
 // file. Whatever the error, v is to be derived again (and Saved).
 func (s *Sidecar) Load(name, key string, v any) error {
+	return s.load(name, key, false, v)
+}
+
+// LoadAnyKey is Load whatever key the value was saved under: for a server
+// that reads the talks its writer kept without the writer's sources (serve
+// --read-only). The value must still be for the index's talks, mapping
+// version and program build.
+func (s *Sidecar) LoadAnyKey(name string, v any) error {
+	return s.load(name, "", true, v)
+}
+
+func (s *Sidecar) load(name, key string, anyKey bool, v any) error {
 	data, err := os.ReadFile(filepath.Join(s.dir, name))
 	if err != nil {
 		return fmt.Errorf("sidecar %s: %w", name, err)
@@ -121,7 +138,7 @@ func (s *Sidecar) Load(name, key string, v any) error {
 		return fmt.Errorf("sidecar %s: mapping version %d, want %d: %w", name, h.MappingVersion, want.MappingVersion, ErrSidecarStale)
 	case h.Build != want.Build:
 		return fmt.Errorf("sidecar %s: written by another build of the program: %w", name, ErrSidecarStale)
-	case h.Key != want.Key:
+	case h.Key != want.Key && !anyKey:
 		return fmt.Errorf("sidecar %s: key changed: %w", name, ErrSidecarStale)
 	}
 	if err := dec.Decode(v); err != nil {
@@ -134,6 +151,9 @@ func (s *Sidecar) Load(name, key string, v any) error {
 // to a temporary file and renamed over it, so a crash leaves the old
 // sidecar, the new one or none, never a part of one.
 func (s *Sidecar) Save(name, key string, v any) error {
+	if s.readOnly {
+		return fmt.Errorf("sidecar %s: %w", name, ErrReadOnly)
+	}
 	var body bytes.Buffer
 	enc := gob.NewEncoder(&body)
 	if err := enc.Encode(s.header(name, key)); err != nil {

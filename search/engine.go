@@ -1,10 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -359,6 +361,8 @@ type snapshot struct {
 	moreLanguages [][]int32
 	// conferenceNames are the names of the conference ids.
 	conferenceNames map[string]string
+	// facetCounts recycles the facet counters' arrays (newFacetCounter).
+	facetCounts sync.Pool
 
 	cache   *boundedCache[*Result]       // normalized request → its result
 	matches *boundedCache[*queryMatches] // query → its plan and matches (results.go)
@@ -367,7 +371,7 @@ type snapshot struct {
 	vectors sync.Map // talk id → *termVector
 
 	// tokenCache is the analysis of query text (query.go tokens).
-	tokenCache *boundedCache[[]token]
+	tokenCache *boundedCache[analysed]
 
 	kept Kept // where vocab and thesaurus came from
 
@@ -395,10 +399,10 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		cache:   newResultCache(o.CacheSize),
 		matches: newBoundedCache[*queryMatches](o.CacheSize / 8),
 		// Query text is the client's: bounded in bytes, whatever it sends.
-		tokenCache: newWeighedCache(TokenCacheBytes, func(text string, ts []token) int {
+		tokenCache: newWeighedCache(TokenCacheBytes, func(text string, a analysed) int {
 			n := len(text) + entryOverhead
-			for _, t := range ts {
-				n += len(t.term) + 24 // string header and position
+			for _, t := range a.tokens {
+				n += len(t.term) + 40 // string headers (token and terms) and position
 			}
 			return n
 		}),
@@ -781,16 +785,34 @@ func cleanValues(facet string, vs []string) ([]string, error) {
 }
 
 func (r Request) cacheKey() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%q|%s|%d|%d|%t", r.Query, r.Sort, r.Limit, r.Offset, r.Explain)
+	// The key of every request: strconv's quoting (what %q writes) into
+	// one buffer, as fmt would write it, without fmt's work per value.
+	var buf [256]byte
+	b := bytes.NewBuffer(buf[:0])
+	b.Write(strconv.AppendQuote(b.AvailableBuffer(), r.Query))
+	b.WriteByte('|')
+	b.WriteString(r.Sort)
+	b.WriteByte('|')
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(r.Limit), 10))
+	b.WriteByte('|')
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(r.Offset), 10))
+	b.WriteByte('|')
+	b.Write(strconv.AppendBool(b.AvailableBuffer(), r.Explain))
 	for _, vs := range [][]string{r.Tracks, r.Levels, r.Rooms} {
-		b.WriteByte('|')
-		for _, v := range vs {
-			fmt.Fprintf(&b, "%q,", v)
-		}
+		writeQuotedValues(b, vs)
 	}
-	r.filtersKey(&b)
+	r.filtersKey(b)
 	return b.String()
+}
+
+// writeQuotedValues writes a '|' and each of vs quoted, followed by a
+// comma: a part of Request.cacheKey.
+func writeQuotedValues(b *bytes.Buffer, vs []string) {
+	b.WriteByte('|')
+	for _, v := range vs {
+		b.Write(strconv.AppendQuote(b.AvailableBuffer(), v))
+		b.WriteByte(',')
+	}
 }
 
 // withBM25 is ctx carrying the snapshot's BM25 statistics for Bleve.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Facets whose counts ignore their own selection are counted in Go, over
@@ -91,15 +92,43 @@ type facetCounter struct {
 	// labels name facet values for people where the value is an id
 	// (conference id → name).
 	labels map[string]string
+	// all is the array of every facet's counts, given back to pool by
+	// release.
+	all  *[]int
+	pool *sync.Pool
+}
+
+// release gives the counts back for a later search's counter: fc is not
+// used after (facets has copied what it returns).
+func (fc *facetCounter) release() {
+	fc.pool.Put(fc.all)
+	fc.all, fc.counts = nil, [nFacets][]int{}
 }
 
 func (s *snapshot) newFacetCounter(sel selection, when timeFilter) *facetCounter {
 	fc := &facetCounter{sel: sel, byNum: s.facets, docs: s.docs, more: s.moreLanguages, when: when, labels: s.conferenceNames}
+	n := 0
 	for i, name := range facetNames {
 		fc.values[i] = s.values[name]
-		fc.counts[i] = make([]int, len(fc.values[i])+1)
+		n += len(fc.values[i]) + 1
+	}
+	// Every facet's counts in one array, recycled from search to search
+	// (release): an archive has hundreds of tracks and rooms, and a new
+	// array each search was kilobytes for the collector.
+	fc.all, _ = s.facetCounts.Get().(*[]int)
+	if fc.all == nil || len(*fc.all) != n {
+		all := make([]int, n)
+		fc.all = &all
+	} else {
+		clear(*fc.all)
+	}
+	fc.pool = &s.facetCounts
+	counts := *fc.all
+	for i := range facetNames {
+		m := len(fc.values[i]) + 1
+		fc.counts[i], counts = counts[:m:m], counts[m:]
 		if sel[i] != nil {
-			fc.pass[i] = make([]bool, len(fc.values[i])+1)
+			fc.pass[i] = make([]bool, m)
 			for k, v := range fc.values[i] {
 				fc.pass[i][k+1] = sel[i][v]
 			}
@@ -233,7 +262,8 @@ func orderFacet(values []string, counts []int, selected map[string]bool, byValue
 	// values compares no strings: a FOSDEM search's hundreds of tracks and
 	// rooms, most of them counted once or twice, were a thirtieth of it.
 	type counted struct{ n, k int }
-	cs := make([]counted, 0, 16)
+	var room [32]counted // most facets of a page's query: no allocation
+	cs := room[:0]
 	for k, n := range counts[1:] {
 		if n > 0 {
 			cs = append(cs, counted{n, k})

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,12 +56,17 @@ type timeFilter struct {
 
 func newTimeFilter(r Request) timeFilter {
 	f := timeFilter{scheduled: r.Scheduled, cancelled: r.Cancelled}
-	// normalize has checked the clock times.
-	if m, err := clockMinutes(r.After); err == nil {
-		f.after = m + 1
+	// normalize has checked the clock times; most requests have none,
+	// and reading "" as one would make an error to drop.
+	if r.After != "" {
+		if m, err := clockMinutes(r.After); err == nil {
+			f.after = m + 1
+		}
 	}
-	if m, err := clockMinutes(r.Before); err == nil {
-		f.before = m + 1
+	if r.Before != "" {
+		if m, err := clockMinutes(r.Before); err == nil {
+			f.before = m + 1
+		}
 	}
 	return f
 }
@@ -144,12 +151,14 @@ func kindList() string {
 }
 
 // filtersKey extends Request.cacheKey with the filters of this file.
-func (r Request) filtersKey(b *strings.Builder) {
+func (r Request) filtersKey(b *bytes.Buffer) {
 	for _, vs := range [][]string{r.Days, r.Kinds, r.Conferences, r.Languages} {
-		b.WriteByte('|')
-		for _, v := range vs {
-			fmt.Fprintf(b, "%q,", v)
-		}
+		writeQuotedValues(b, vs)
 	}
-	fmt.Fprintf(b, "|%t|%s|%s|%s", r.Scheduled, r.After, r.Before, r.Cancelled)
+	b.WriteByte('|')
+	b.WriteString(strconv.FormatBool(r.Scheduled))
+	for _, v := range []string{r.After, r.Before, r.Cancelled} {
+		b.WriteByte('|')
+		b.WriteString(v)
+	}
 }

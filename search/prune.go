@@ -43,8 +43,12 @@ func (s *snapshot) hasTerm(field, term string) bool {
 	return true
 }
 
-// matchNone is the clause known to match nothing.
-func matchNone() query.Query { return query.NewMatchNoneQuery() }
+// matchNone is the clause known to match nothing. It is one shared value:
+// a long query prunes dozens of clauses, and the clause is never changed
+// (nothing sets a boost on a clause that matches nothing).
+func matchNone() query.Query { return theNone }
+
+var theNone = query.NewMatchNoneQuery()
 
 func isNone(q query.Query) bool {
 	_, ok := q.(*query.MatchNoneQuery)
@@ -82,7 +86,27 @@ func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
 	for _, t := range ts {
 		first, last = min(first, t.pos), max(last, t.pos)
 	}
-	slots := make([][]string, last-first+1)
+	// The slots share one array of the terms, in position order: two
+	// allocations for a phrase rather than one per position. A position
+	// without a term (the gap of a word the analyzer removed) stays nil.
+	var countRoom [16]int
+	counts := countRoom[:0]
+	if n := last - first + 1; n <= len(countRoom) {
+		counts = countRoom[:n]
+	} else {
+		counts = make([]int, n)
+	}
+	for _, t := range ts {
+		counts[t.pos-first]++
+	}
+	slots := make([][]string, len(counts))
+	all := make([]string, len(ts))
+	at := 0
+	for i, n := range counts {
+		if n > 0 {
+			slots[i], at = all[at:at:at+n], at+n
+		}
+	}
 	for _, t := range ts {
 		slots[t.pos-first] = append(slots[t.pos-first], t.term)
 	}

@@ -480,13 +480,38 @@ func (s *snapshot) literal(w string, b *budget) []alternative {
 // "torchtitan"), else "".
 func (s *snapshot) joinedNeighbours(words []string) []string {
 	out := make([]string, len(words))
+	var room [64]byte
 	for i := 0; i+1 < len(words); i++ {
-		j := strings.ToLower(words[i] + words[i+1])
-		if s.vocab.df[j] > 0 {
-			out[i] = j
+		// Looked up in a buffer of the stack, made a string only when the
+		// corpus has it: most pairs of a long query make no word.
+		b := append(append(room[:0], words[i]...), words[i+1]...)
+		if !lowerASCII(b) {
+			if j := strings.ToLower(words[i] + words[i+1]); s.vocab.df[j] > 0 {
+				out[i] = j
+			}
+			continue
+		}
+		if s.vocab.df[string(b)] > 0 {
+			out[i] = string(b)
 		}
 	}
 	return out
+}
+
+// lowerASCII lowers b in place, as strings.ToLower would, and says so; it
+// says false, leaving b to strings.ToLower, when b is not all ASCII.
+func lowerASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return true
 }
 
 // common says whether a word is in more than commonShare of the talks.
@@ -661,32 +686,54 @@ type token struct {
 	pos  int
 }
 
+// analysed is the analysis of one text: its tokens, and their terms alone
+// (what analyze returns), both kept in the snapshot's tokenCache so that
+// neither is made again for each look at a word.
+type analysed struct {
+	tokens []token
+	terms  []string
+}
+
 // tokens returns the terms of text as the text fields (title, abstract,
 // speakers: one analyzer) make them. Query words repeat across searches and
 // a search looks at each several times, so the analysis is cached
-// (snapshot.tokenCache, bounded in bytes).
-func (s *snapshot) tokens(text string) []token {
+// (snapshot.tokenCache, bounded in bytes). The tokens are shared: read
+// them, do not change them.
+func (s *snapshot) tokens(text string) []token { return s.analysis(text).tokens }
+
+// analysis is the cached analysis of text (tokens).
+func (s *snapshot) analysis(text string) analysed {
 	if v, ok := s.tokenCache.get(text); ok {
 		return v
 	}
 	ts := s.analyzer.Analyze([]byte(text))
-	out := make([]token, len(ts))
-	for i, t := range ts {
-		out[i] = token{string(t.Term), t.Position}
+	// The terms are substrings of one string: one allocation for all of
+	// them, not one each (a long query has dozens).
+	n := 0
+	for _, t := range ts {
+		n += len(t.Term)
 	}
-	s.tokenCache.put(text, out)
-	return out
+	buf := make([]byte, 0, n)
+	for _, t := range ts {
+		buf = append(buf, t.Term...)
+	}
+	all := string(buf)
+	a := analysed{tokens: make([]token, len(ts)), terms: make([]string, len(ts))}
+	at := 0
+	for i, t := range ts {
+		term := all[at : at+len(t.Term)]
+		at += len(t.Term)
+		a.tokens[i] = token{term, t.Position}
+		a.terms[i] = term
+	}
+	s.tokenCache.put(text, a)
+	return a
 }
 
-// analyze returns the index terms of text.
-func (s *snapshot) analyze(text string) []string {
-	ts := s.tokens(text)
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.term
-	}
-	return out
-}
+// analyze returns the index terms of text. The slice is shared (the
+// snapshot's tokenCache): read it, do not change it; its capacity is its
+// length, so an append copies it.
+func (s *snapshot) analyze(text string) []string { return s.analysis(text).terms }
 
 // termsQuery matches any of the terms of text in one field: what Bleve's
 // match query does, without analysing the text again, and with a term the

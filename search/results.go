@@ -224,7 +224,9 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 			return nil, 0, Facets{}, err
 		}
 	}
-	return page, uint64(len(results)), fc.facets(), nil
+	facs := fc.facets()
+	fc.release()
+	return page, uint64(len(results)), facs, nil
 }
 
 // minCountBeside is the fewest matches whose facets are counted beside

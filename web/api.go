@@ -75,6 +75,9 @@ func (s *server) healthz(c *gin.Context) {
 	if s.opts.SourcesStatus != nil {
 		h.Sources = s.opts.SourcesStatus()
 	}
+	if s.opts.Index != nil {
+		h.Index = s.opts.Index()
+	}
 	c.JSON(http.StatusOK, h)
 }
 

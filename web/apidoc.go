@@ -330,6 +330,10 @@ type healthDoc struct {
 	Reloading      *bool  `json:"reloading,omitempty"`
 	// Sources are the seeds fetched from URLs, when there are any.
 	Sources []SourceStatus `json:"sources,omitempty"`
+	// Index names the on-disk index generation served (Options.Index),
+	// which servers of one directory share: equal on every replica once
+	// they all serve the same build.
+	Index string `json:"index,omitempty"`
 }
 
 // NewSearchDoc is the API document of a search result.
@@ -348,10 +352,11 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 	if doc.Facets.Missing == nil {
 		doc.Facets.Missing = map[string]int{}
 	}
-	for i, h := range r.Hits {
+	for i := range r.Hits {
+		h := &r.Hits[i]
 		doc.Hits[i] = HitDoc{
 			ID: h.ID, Title: h.Title, Speakers: nonNil(h.Speakers),
-			Track: nullable(h.Track), Level: nullable(h.Level), Room: nullable(h.Room),
+			Track: nullableAt(&h.Track), Level: nullableAt(&h.Level), Room: nullableAt(&h.Room),
 			Start: h.Start, End: h.End, Kind: h.Kind, Scheduled: h.Scheduled, Cancelled: h.Cancelled, Score: h.Score,
 			Highlights: HighlightsDoc{Title: safeFragments(h.Highlights.Title), Abstract: safeFragments(h.Highlights.Abstract),
 				Description: safeFragments(h.Highlights.Description), Speakers: safeFragments(h.Highlights.Speakers)},
@@ -476,6 +481,16 @@ func encodeJSON(v any) ([]byte, error) {
 	return body, nil
 }
 
+// nullableAt is nullable of *p, pointing at *p itself rather than at a
+// copy: a page of hits has three such fields each. The document only
+// reads it.
+func nullableAt(p *string) *string {
+	if *p == "" {
+		return nil
+	}
+	return p
+}
+
 func nullable(s string) *string {
 	if s == "" {
 		return nil
@@ -483,12 +498,25 @@ func nullable(s string) *string {
 	return &s
 }
 
+// safeFragments is fs with each fragment made safe (safeHighlight): fs
+// itself, read only, when every fragment already is, as the engine's are,
+// so that an answer's dozens of highlight lists are not copied; never nil.
 func safeFragments(fs []string) []string {
-	out := make([]string, len(fs))
 	for i, f := range fs {
-		out[i] = string(safeHighlight(f))
+		if canonicalHighlight(f) {
+			continue
+		}
+		out := make([]string, len(fs))
+		copy(out, fs[:i])
+		for j := i; j < len(fs); j++ {
+			out[j] = string(safeHighlight(fs[j]))
+		}
+		return out
 	}
-	return out
+	if fs == nil {
+		return []string{}
+	}
+	return fs
 }
 
 func nonNil[T any](s []T) []T {

@@ -56,8 +56,12 @@ func (s *server) catalogNow() *catalog {
 	if c := s.catalog.Load(); c != nil && c.gen == gen {
 		return c
 	}
-	c := newCatalog(gen, s.s.Talks(), s.local)
+	c := s.next.Load()
+	if c == nil || c.gen != gen {
+		c = newCatalog(gen, s.s.Talks(), s.local)
+	}
 	s.catalog.Store(c)
+	s.next.CompareAndSwap(c, nil)
 	return c
 }
 

@@ -58,6 +58,10 @@ type Options struct {
 	// MaxUploadBytes bounds the body of POST /overlaps, an upload of
 	// submissions (8 MiB).
 	MaxUploadBytes int64
+	// MaxParseTime bounds the reading of each uploaded file, as
+	// --max-parse-time bounds a --from file's (0:
+	// ingest.DefaultMaxParseTime).
+	MaxParseTime time.Duration
 	// MaxCalendarTalks is the most talks /search.ics writes; a search that
 	// finds more on the schedule is refused, never cut (500).
 	MaxCalendarTalks int
@@ -82,6 +86,9 @@ type Options struct {
 	// SourcesStatus, when set, adds the seeds fetched from URLs to
 	// /healthz ("sources").
 	SourcesStatus func() []SourceStatus
+	// Index, when set, names the on-disk index generation served, for
+	// /healthz ("index").
+	Index func() string
 
 	// ClientBudget is the server time each client address earns per
 	// second for expensive searches (web.ClientBudgetRate; see limit.go);
@@ -153,12 +160,23 @@ type server struct {
 	// attendee views; catalogMu orders its rebuilds.
 	catalog   atomic.Pointer[catalog]
 	catalogMu sync.Mutex
+	// next is the catalog WarmNext made for a generation not served yet.
+	next atomic.Pointer[catalog]
 }
+
+// Handler is the whole site and API (NewHandler).
+type Handler struct {
+	routes http.Handler
+	srv    *server
+}
+
+// ServeHTTP answers a request of the site or API.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.routes.ServeHTTP(w, r) }
 
 // NewHandler returns the whole site and API as one http.Handler. Templates
 // are parsed and static files loaded here, so a missing or broken template
 // is an error at start, not at request time.
-func NewHandler(s Searcher, log zerolog.Logger, opts Options) (http.Handler, error) {
+func NewHandler(s Searcher, log zerolog.Logger, opts Options) (*Handler, error) {
 	tmpl, err := fs.Sub(assets, "templates")
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
@@ -172,7 +190,7 @@ func NewHandler(s Searcher, log zerolog.Logger, opts Options) (http.Handler, err
 
 // newHandler is NewHandler with the file systems passed in, so tests can
 // check what a missing template does.
-func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS) (http.Handler, error) {
+func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS) (*Handler, error) {
 	if s == nil {
 		return nil, fmt.Errorf("web: nil Searcher")
 	}
@@ -204,5 +222,5 @@ func newHandler(s Searcher, log zerolog.Logger, opts Options, tmpl, static fs.FS
 		return nil, fmt.Errorf("trusted proxies: %w", err)
 	}
 	srv.routes(r)
-	return r, nil
+	return &Handler{routes: r, srv: srv}, nil
 }

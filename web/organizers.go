@@ -223,13 +223,14 @@ type uploadAnswer struct {
 }
 
 // analyseUpload reads the uploaded files and makes their report in the
-// format asked.
+// format asked. Each file is read within Options.MaxParseTime, as --from
+// files are; the analysis outlives its request (see the upload slot).
 func (s *server) analyseUpload(up *upload) uploadAnswer {
 	min, err := parseMinValue(up.min)
 	if err != nil {
 		return uploadAnswer{err: err}
 	}
-	opt := ingest.ImportOptions{}
+	opt := ingest.ImportOptions{MaxParseTime: s.opts.MaxParseTime}
 	if up.zone != "" {
 		if opt.Location, err = time.LoadLocation(up.zone); err != nil {
 			return uploadAnswer{err: invalidf("time_zone %q is not an IANA zone name such as Europe/Paris", up.zone)}

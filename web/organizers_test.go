@@ -94,6 +94,7 @@ func TestUploadRefused(t *testing.T) {
 		{"too large", Options{ReloadToken: testToken, MaxUploadBytes: 1024}, map[string]string{"token": testToken}, csvFile, 413, "too large"},
 		{"format without a reader", Options{ReloadToken: testToken}, map[string]string{"token": testToken}, map[string][]byte{"slides.pdf": []byte("%PDF-1.4 binary")}, 400, "slides.pdf"},
 		{"schedule without a usable talk", Options{ReloadToken: testToken}, map[string]string{"token": testToken}, map[string][]byte{"schedule.xml": []byte("<schedule/>")}, 422, "schedule.xml"},
+		{"file past its parse time", Options{ReloadToken: testToken, MaxParseTime: time.Nanosecond}, map[string]string{"token": testToken}, csvFile, 400, "read s.csv: ingest stopped: took longer than 1ns to read (--max-parse-time)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -103,3 +103,30 @@ func TestCancelEndsIndex(t *testing.T) {
 		t.Errorf("index with a cancelled context: %v", err)
 	}
 }
+
+// TestMaxParseTimeFlag: --max-parse-time reaches the readers of index
+// (a seed file past it is a warning, the others are read: here none is
+// left) and of overlaps --from (an error naming the file); 0 is a usage
+// error.
+func TestMaxParseTimeFlag(t *testing.T) {
+	dir := t.TempDir()
+	jsonl := filepath.Join(dir, "cfp.jsonl")
+	if err := os.WriteFile(jsonl, []byte(`{"title":"Short one","abstract":"A short abstract about caching."}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runWithin(t, context.Background(), time.Minute, "--seeds", jsonl, "--max-parse-time", "1ns", "index")
+	if err == nil || err.Error() != "no talk read from cfp.jsonl (see the warnings)" || !strings.Contains(out, "talks:              0\n") ||
+		stderr != "warning: cfp.jsonl:0: jsonl: took longer than 1ns to read (--max-parse-time): stopped, no talks read from this file\n" {
+		t.Errorf("index --max-parse-time 1ns: %v\nstdout %s\nstderr %q", err, out, stderr)
+	}
+	if out, _, err := runWithin(t, context.Background(), time.Minute, "--seeds", jsonl, "index"); err != nil || !strings.Contains(out, "talks:              1\n") {
+		t.Errorf("index within the default budget: %v\n%s", err, out)
+	}
+	_, _, err = runWithin(t, context.Background(), time.Minute, "overlaps", "--from", jsonl, "--max-parse-time", "1ns")
+	if err == nil || err.Error() != "read "+jsonl+": ingest stopped: took longer than 1ns to read (--max-parse-time)" {
+		t.Errorf("overlaps --max-parse-time 1ns: %v", err)
+	}
+	if _, _, err := runWithin(t, context.Background(), time.Minute, "index", "--max-parse-time", "0s"); exitCode(err) != exitUsage {
+		t.Errorf("--max-parse-time 0s: %v, want a usage error", err)
+	}
+}

@@ -22,16 +22,27 @@ import (
 	"time"
 )
 
-// startOnly runs serve with a context that is already cancelled: it does
-// all its setup (the index included), then stops at once. It returns the
-// log and the error of the setup.
+// startOnly runs serve with a context cancelled once it says it serves
+// (a cancel before would end its start): it does all its setup (the index
+// included), then stops at once. It returns the log and the error of the
+// setup.
 func startOnly(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	var stdout, log syncBuffer
-	err := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, &stdout, &log)
+	defer cancel()
+	var log syncBuffer
+	stdout := cancelOnWrite{cancel}
+	err := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, stdout, &log)
 	return log.String(), err
+}
+
+// cancelOnWrite cancels at its first write: serve's stdout, written once
+// it listens with its index built.
+type cancelOnWrite struct{ cancel func() }
+
+func (w cancelOnWrite) Write(p []byte) (int, error) {
+	w.cancel()
+	return len(p), nil
 }
 
 // requireIndexDir skips the on-disk index tests while serve refuses --index.
@@ -110,19 +121,22 @@ func TestServeRebuildsDamagedIndex(t *testing.T) {
 		name   string
 		damage func(t *testing.T, dir string)
 		reason string // in the rebuild's log line
+		// kept: the damaged index stays beside the rebuilt one, as
+		// DIR/previous (current named it); not when it is gone.
+		kept bool
 	}{
-		{"missing directory", func(t *testing.T, dir string) { os.RemoveAll(dir) }, "no index yet"},
+		{"missing directory", func(t *testing.T, dir string) { os.RemoveAll(dir) }, "no index yet", false},
 		{"empty directory", func(t *testing.T, dir string) {
 			os.RemoveAll(dir)
 			os.Mkdir(dir, 0o755)
-		}, "no index yet"},
+		}, "no index yet", false},
 		{"truncated segment", func(t *testing.T, dir string) {
 			p := largestIndexFile(t, currentIndex(t, dir))
 			fi, _ := os.Stat(p)
 			if err := os.Truncate(p, fi.Size()/2); err != nil {
 				t.Fatal(err)
 			}
-		}, "corrupted"},
+		}, "corrupted", true},
 		{"flipped bytes", func(t *testing.T, dir string) {
 			p := largestIndexFile(t, currentIndex(t, dir))
 			b, err := os.ReadFile(p)
@@ -135,14 +149,14 @@ func TestServeRebuildsDamagedIndex(t *testing.T) {
 			if err := os.WriteFile(p, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}, "corrupted"},
+		}, "corrupted", true},
 		{"garbage manifest", func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(currentIndex(t, dir), "talksearch.json"), []byte("{not json"), 0o644)
-		}, "manifest"},
+		}, "manifest", true},
 		{"no manifest (a build killed before it finished)", func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(currentIndex(t, dir), "talksearch.json"))
-		}, "manifest"},
-		{"dangling current link", func(t *testing.T, dir string) { os.RemoveAll(currentIndex(t, dir)) }, "unusable"},
+		}, "manifest", true},
+		{"dangling current link", func(t *testing.T, dir string) { os.RemoveAll(currentIndex(t, dir)) }, "unusable", false},
 		{"emptied index", func(t *testing.T, dir string) {
 			cur := currentIndex(t, dir)
 			entries, _ := os.ReadDir(cur)
@@ -151,12 +165,16 @@ func TestServeRebuildsDamagedIndex(t *testing.T) {
 					os.RemoveAll(filepath.Join(cur, e.Name()))
 				}
 			}
-		}, "corrupted"},
+		}, "corrupted", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "index")
 			serveOnce(t, dir)
+			var damaged string
+			if tt.kept {
+				damaged = filepath.Base(currentIndex(t, dir))
+			}
 			tt.damage(t, dir)
 			log := serveOnce(t, dir)
 			if !strings.Contains(log, "rebuil") || !strings.Contains(log, tt.reason) {
@@ -166,8 +184,12 @@ func TestServeRebuildsDamagedIndex(t *testing.T) {
 			if log := serveOnce(t, dir); !strings.Contains(log, "reus") {
 				t.Errorf("the rebuilt index was not reused:\n%s", log)
 			}
-			if got := indexFiles(t, dir); len(got) != 1 {
-				t.Errorf("index directories after the rebuild: %q, want one", got)
+			want := []string{filepath.Base(currentIndex(t, dir))}
+			if tt.kept {
+				want = append([]string{damaged}, want...) // names sort by build time
+			}
+			if got := indexFiles(t, dir); !slices.Equal(got, want) {
+				t.Errorf("index directories after the rebuild: %q, want %q", got, want)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -14,14 +15,32 @@ import (
 )
 
 func newIndexCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var (
+		dir       string
+		allowDrop bool
+	)
+	cmd := &cobra.Command{
 		Use:   "index",
 		Short: "Ingest the seeds and print what was read, merged and warned about",
 		Long: `Parse the seed dumps (the schedule page and the abstract dumps), merge the
 duplicates and print a summary: files read, session blocks, talks, duplicates
-merged, unscheduled talks, talks per source file, each merge and every warning.`,
+merged, unscheduled talks, talks per source file, each merge and every warning.
+
+With --index DIR, also build the on-disk index of the talks in DIR (or reuse
+the one there when it is theirs), keep beside it what a server derives from
+it, publish it and exit: any number of serve --index DIR --read-only serve
+it, and switch to each new build. The previous build is kept for the
+servers still on it; older ones are removed. Seeds that would drop talks
+of the index there found in no other seed file are refused unless
+--allow-drop.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir != "" {
+				return g.buildIndex(dir, allowDrop)
+			}
+			if allowDrop {
+				return usage(errors.New("--allow-drop applies to --index"))
+			}
 			c, err := g.loadCorpus()
 			if err != nil {
 				return err
@@ -32,6 +51,9 @@ merged, unscheduled talks, talks per source file, each merge and every warning.`
 			return noTalksError(c.Report)
 		},
 	}
+	cmd.Flags().StringVar(&dir, "index", "", "build (or reuse) the on-disk index of the seeds in DIR and publish it for serve --read-only")
+	cmd.Flags().BoolVar(&allowDrop, "allow-drop", false, "with --index: accept seeds that drop talks found in no other seed file (a deleted seed)")
+	return cmd
 }
 
 func newExportCmd(g *globals) *cobra.Command {

@@ -29,10 +29,11 @@ type corpusSource struct {
 // index was built from (and whose program is the same build) reads the
 // corpus kept beside the index rather than parsing them: only their hash
 // is computed. Any change, a damaged sidecar, or no index yet: a full
-// ingest, and save (to call once the index is open) keeps its corpus for
-// the next start. Warnings are logged the same either way.
-func (g *globals) loadServeCorpus(dir string, log zerolog.Logger) (c *ingest.Corpus, src corpusSource, save func(), err error) {
-	save = func() {}
+// ingest, and save (to call once the index is open, with its sidecar or
+// nil for the one DIR/current names) keeps its corpus for the next start,
+// logging why it could not. Warnings are logged the same either way.
+func (g *globals) loadServeCorpus(dir string, log zerolog.Logger) (c *ingest.Corpus, src corpusSource, save func(*index.Sidecar) error, err error) {
+	save = func(*index.Sidecar) error { return nil }
 	if dir == "" || len(g.seedPaths) == 0 {
 		// In memory nothing outlives the process; the embedded seeds
 		// are a few files, parsed faster than a sidecar is checked.
@@ -60,18 +61,22 @@ func (g *globals) loadServeCorpus(dir string, log zerolog.Logger) (c *ingest.Cor
 		if c, key, err = ingest.LoadSourcesKeyed(srcs, opt); err != nil {
 			return nil, src, save, fmt.Errorf("load seeds: %w", err)
 		}
-		save = func() {
+		save = func(sc *index.Sidecar) error {
 			began := time.Now()
-			sc, err := index.CurrentSidecar(dir)
+			var err error
+			if sc == nil {
+				sc, err = index.CurrentSidecar(dir)
+			}
 			if err == nil {
 				err = sc.Save(keptCorpusName, key, ingest.Keep(c))
 			}
 			if err != nil {
 				// The next start ingests again: slower, not wrong.
 				log.Warn().Err(err).Str("path", dir).Msg("could not keep the corpus with the index")
-				return
+				return err
 			}
 			log.Debug().Dur("took", time.Since(began)).Msg("corpus kept with the index")
+			return nil
 		}
 	}
 	for _, w := range c.Report.Warnings {

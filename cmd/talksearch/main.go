@@ -7,10 +7,11 @@
 // Usage:
 //
 //	talksearch serve [--addr 127.0.0.1:8080]   serve the web page and API
+//	talksearch serve --index DIR --read-only    serve the index DIR publishes, following new builds
 //	talksearch search [flags] QUERY             search from the terminal
 //	talksearch related ID                       talks related to one talk
 //	talksearch overlaps [--from FILE]           overlapping submissions
-//	talksearch index                            ingest and print a summary
+//	talksearch index [--index DIR]              ingest and print a summary; build and publish DIR's index
 //	talksearch export                           deduplicated talks as JSON Lines
 //
 // Every command reads the seeds embedded in the binary unless --seeds DIR

@@ -98,10 +98,10 @@ func (g *globals) openLibrary(dir string) (*library, error) {
 		}
 	}
 	// One query, then the process ends: nothing is prepared for more.
-	if l.engine, err = search.NewWithOptions(c.Talks, search.Options{Index: indexFunc(dir, g.stderr, log), OneShot: true}); err != nil {
+	if l.engine, err = search.NewWithOptions(c.Talks, search.Options{Index: indexFunc(g, dir, log), OneShot: true}); err != nil {
 		return fail(fmt.Errorf("index talks: %w", err))
 	}
-	keep()
+	keep(nil) // logged: the next call ingests again
 	if k := l.engine.Kept(); dir != "" {
 		log.Debug().Strs("derivations_kept", k.Loaded).Strs("derived", k.Derived).Msg("engine ready")
 		for _, p := range k.Problems {

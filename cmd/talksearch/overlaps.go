@@ -67,7 +67,7 @@ file could be used.`,
 			if asJSON && asCSV {
 				return usage(errors.New("--json and --csv: choose one format"))
 			}
-			in := ingest.ImportOptions{Location: g.zone, MaxRowBytes: g.maxLine, MaxFileBytes: g.maxFile, Context: g.ctx}
+			in := ingest.ImportOptions{Location: g.zone, MaxRowBytes: g.maxLine, MaxFileBytes: g.maxFile, MaxParseTime: g.maxParse, Context: g.ctx}
 			talks, files, notes, source, err := g.overlapTalks(from, in)
 			if err != nil {
 				return err

@@ -32,9 +32,7 @@ type reloader struct {
 	// allowDrop (serve --allow-drop) accepts every reload that loses
 	// talks, as a force request accepts one.
 	allowDrop bool
-	// status is what /healthz shows of the reloads (web.ReloadStatus).
-	statusMu sync.Mutex
-	st       web.ReloadStatus
+	reloads   // what /healthz shows of them
 	// fetch and settle, set when seeds are URLs (remote.go): fetch asks
 	// each URL for a new copy, how many came; settle accepts them once
 	// the corpus read with them serves, or refuses them (nil: it serves).
@@ -42,17 +40,24 @@ type reloader struct {
 	settle func(refused error)
 }
 
+// reloads counts the reloads of a server, or a read-only server's
+// switches to a new generation (follower), for /healthz.
+type reloads struct {
+	mu sync.Mutex
+	st web.ReloadStatus
+}
+
 // status is a web.Options.ReloadStatus.
-func (r *reloader) status() web.ReloadStatus {
-	r.statusMu.Lock()
-	defer r.statusMu.Unlock()
+func (r *reloads) status() web.ReloadStatus {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return r.st
 }
 
 // setStatus records a reload beginning (running) or ending.
-func (r *reloader) setStatus(running bool, err error) {
-	r.statusMu.Lock()
-	defer r.statusMu.Unlock()
+func (r *reloads) setStatus(running bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.st.Running = running
 	if !running {
 		r.st.Reloads++
@@ -88,11 +93,12 @@ func newReloader(g *globals, serving *ingest.Corpus, swap func(*ingest.Corpus) e
 }
 
 // skippedFiles are the files of a corpus with a whole-file warning (line
-// 0): ingestion could not read them as seeds and took nothing from them.
+// 0), or read only up to a break (Warning.Unread): ingestion could not
+// read them as seeds, or not all of them.
 func skippedFiles(c *ingest.Corpus) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range c.Report.Warnings {
-		if w.Line == 0 {
+		if w.Unread() {
 			m[w.File] = true
 		}
 	}
@@ -102,7 +108,8 @@ func skippedFiles(c *ingest.Corpus) map[string]bool {
 // check refuses a corpus that would lose talks by accident. Ingestion is
 // lenient (a file it cannot read becomes a warning), which is right at
 // start but not for a reload, where the old index is the better answer:
-// a seed file that was readable and no longer is, or seeds with no talks
+// a seed file that was readable and no longer is (or only in part: a cut
+// XML file, Warning.Cut), or seeds with no talks
 // at all, are an operator's mistake to fix, not data to serve. A seed
 // file that is gone (deleted, renamed away) and held the only copy of
 // some talks is refused too, unless force: the files that still exist
@@ -112,7 +119,7 @@ func (r *reloader) check(c *ingest.Corpus, force bool) error {
 		return errors.New("the seeds hold no talks")
 	}
 	for _, w := range c.Report.Warnings {
-		if w.Line == 0 && !r.skipped[w.File] {
+		if w.Unread() && !r.skipped[w.File] {
 			return fmt.Errorf("seed %s: %s", w.File, w.Msg)
 		}
 	}

@@ -91,8 +91,10 @@ func (g *globals) remoteSeeds() []*seedSpec {
 // what a command that reads the seeds once, or serve at its start, reads.
 // A new copy that cannot stand alone is refused (fetchAll) and the source
 // is a whole-file warning.
+//
+// A signal (g.ctx) ends the fetches, each also bounded by --fetch-timeout.
 func (g *globals) fetchedSources() []ingest.Source {
-	g.fetchAll(context.Background(), true, nil)
+	g.fetchAll(g.ctx, true, nil)
 	return g.sources()
 }
 
@@ -137,7 +139,7 @@ func (g *globals) standsAlone(s *seedSpec, data []byte) error {
 		return err
 	}
 	for _, w := range c.Report.Warnings {
-		if w.Line == 0 {
+		if w.Unread() {
 			return errors.New(w.Msg)
 		}
 	}

@@ -26,6 +26,7 @@ type globals struct {
 	fetch     fetch.Options // --fetch-max-bytes, --fetch-connect-timeout, --fetch-timeout
 	maxFile   int64         // --max-file-bytes
 	maxLine   int           // --max-line-bytes
+	maxParse  time.Duration // --max-parse-time
 	stdout    io.Writer
 	stderr    io.Writer
 
@@ -57,6 +58,7 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 	pf.DurationVar(&g.fetch.Timeout, "fetch-timeout", fetch.DefaultTimeout, "longest time one fetch of a --seeds URL may take, redirects and body included")
 	pf.Int64Var(&g.maxFile, "max-file-bytes", ingest.MaxFileSize, "largest seed or --from file read whole, in bytes (JSON Lines seeds, --from CSV and JSON Lines stream past it)")
 	pf.IntVar(&g.maxLine, "max-line-bytes", ingest.MaxLineSize, "longest line of a text seed, JSON line, CSV record or iCalendar property, in bytes: a longer one is a warning, the rest of its file is read")
+	pf.DurationVar(&g.maxParse, "max-parse-time", ingest.DefaultMaxParseTime, "longest time reading one seed or --from file may take: a seed file past it is a warning (its talks are not read), the other files are read; a --from file past it is an error")
 	root.AddCommand(
 		newIndexCmd(g),
 		newExportCmd(g),
@@ -72,6 +74,9 @@ func newRootCmd(getenv func(string) string, stdout, stderr io.Writer) *cobra.Com
 		}
 		if g.maxFile <= 0 || g.maxLine <= 0 {
 			return usage(fmt.Errorf("--max-file-bytes %d, --max-line-bytes %d: want sizes above 0", g.maxFile, g.maxLine))
+		}
+		if g.maxParse <= 0 {
+			return usage(fmt.Errorf("--max-parse-time %s: want a time above 0", g.maxParse))
 		}
 		g.ctx = cmd.Context()
 		return usage(g.parseSeeds())
@@ -173,7 +178,7 @@ func (g *globals) loadCurrent() (*ingest.Corpus, error) {
 
 // ingestOptions are the flags' options of every load of the seeds.
 func (g *globals) ingestOptions() ingest.Options {
-	return ingest.Options{TimeZone: g.zone, MaxFileBytes: g.maxFile, MaxLineBytes: g.maxLine, Context: g.ctx}
+	return ingest.Options{TimeZone: g.zone, MaxFileBytes: g.maxFile, MaxLineBytes: g.maxLine, MaxParseTime: g.maxParse, Context: g.ctx}
 }
 
 // loadCorpus ingests the seeds and prints each ingestion warning to stderr

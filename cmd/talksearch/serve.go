@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	stdlog "log"
 	"net"
 	"net/http"
@@ -27,6 +26,8 @@ import (
 type serveOptions struct {
 	addr              string
 	indexDir          string
+	readOnly          bool
+	poll              time.Duration
 	readTimeout       time.Duration
 	readHeaderTimeout time.Duration
 	writeTimeout      time.Duration
@@ -56,7 +57,8 @@ the JSON API (/api/search, /api/talks/ID, /api/overlaps, /api/now, /api/agenda,
 The server prints its URL on standard output once it listens, logs one JSON
 line per request on standard error, and on SIGINT or SIGTERM stops accepting
 connections, finishes the requests in flight (up to --shutdown-timeout) and
-exits.
+exits. A signal during the start ends its load, fetches and index build, and
+the process exits with status 1.
 
 On SIGHUP, or POST /admin/reload with "Authorization: Bearer TOKEN" when
 --reload-token (better: TALKSEARCH_RELOAD_TOKEN) is set, it re-reads the
@@ -75,20 +77,25 @@ copy. /healthz lists each URL's last success, last error and ETag under
 "sources".
 
 One process at a time may serve an --index directory: a second one exits
-with an error naming it and removes nothing.`,
+with an error naming it and removes nothing. With --read-only, any number
+may: each serves the index the directory publishes (build it with
+talksearch index --index DIR), takes no lock, writes nothing there, and
+every --poll (and on SIGHUP) looks for a newer build, which it opens and
+warms before it swaps it in; one that fails to open is logged and the old
+one serves on. /healthz names the build served ("index").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// A signal stops the server, not its loads: the start's
-			// setup completes, then the server stops at once; a reload in
-			// flight is a request that shutdown lets finish within
-			// --shutdown-timeout. Every load is bounded in bytes and work.
-			g.ctx = context.WithoutCancel(cmd.Context())
+			// A signal during the start ends its load, fetches and
+			// build (g.ctx, as for index); once serving, it stops the
+			// server, not its loads (startWriter).
 			return serve(cmd.Context(), g, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	f.StringVar(&o.indexDir, "index", "", "directory of an on-disk index to reuse or build (default: in memory)")
+	f.BoolVar(&o.readOnly, "read-only", false, "serve the index an --index directory publishes (built by talksearch index --index) without locking or writing it, following each new build; any number of servers may share the directory")
+	f.DurationVar(&o.poll, "poll", time.Second, "with --read-only: how often to look for a new build in the --index directory (0: only on SIGHUP)")
 	f.DurationVar(&o.readTimeout, "read-timeout", 10*time.Second, "longest time to read a whole request")
 	f.DurationVar(&o.readHeaderTimeout, "read-header-timeout", 5*time.Second, "longest time to read request headers")
 	f.DurationVar(&o.writeTimeout, "write-timeout", 15*time.Second, "longest time to write a response")
@@ -127,6 +134,11 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	if o.refresh < 0 {
 		return usage(fmt.Errorf("--refresh %s: need 0 (never) or more", o.refresh))
 	}
+	if o.readOnly {
+		if err := checkReadOnly(g, o); err != nil {
+			return usage(err)
+		}
+	}
 	if o.decisions != "" {
 		if _, err := overlap.ReadDecisionsFile(o.decisions); err != nil {
 			return fmt.Errorf("--decisions: %w", err)
@@ -143,77 +155,86 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	}
 	defer ln.Close()
 
-	if o.indexDir != "" {
-		// Held until the process exits: a second server would remove
-		// this one's live index on its next rebuild (index.Lock).
-		lock, err := index.Lock(o.indexDir)
+	var (
+		lv     *live
+		h      *web.Handler
+		reload *reloader // the seeds' reloads; nil read-only
+		follow *follower // the directory's generations; nil unless read-only
+		hlist  []func()  // stop the watchers
+	)
+	if o.readOnly {
+		first, err := startReadOnly(o, log)
 		if err != nil {
-			return fmt.Errorf("--index %s: %w", o.indexDir, err)
-		}
-		defer lock.Unlock()
-	}
-
-	start := time.Now()
-	corpus, src, keepCorpus, err := g.loadServeCorpus(o.indexDir, log) // keep.go
-	if err != nil {
-		return err
-	}
-	if len(corpus.Talks) == 0 {
-		// An empty site answering 200 would hide that the seeds were
-		// refused; a file without talks beside others that have some is
-		// a warning (logged with the others) and the site starts.
-		why := noTalksError(corpus.Report)
-		if why == nil {
-			why = errors.New("the seeds hold none (see the warnings)")
-		}
-		return fmt.Errorf("no talks to serve: %w", why)
-	}
-	if n := corpus.Report.NoTalks; len(n) > 0 {
-		log.Warn().Strs("files", n).Msg("seed files gave no talk: serving the others")
-	}
-	if o.indexDir != "" {
-		if err := checkPersistedDrop(o.indexDir, corpus, o.allowDrop, log); err != nil {
 			return err
 		}
-	}
-	engine, err := search.NewWithOptions(corpus.Talks, search.Options{Index: indexFunc(o.indexDir, g.stderr, log)})
-	if err != nil {
-		return fmt.Errorf("build search engine: %w", err)
+		lv = newLive(first)
+		follow = &follower{dir: o.indexDir, decisions: o.decisions, live: lv, log: log}
+	} else {
+		first, corpus, lock, err := startWriter(ctx, g, o, log)
+		if err != nil {
+			return err
+		}
+		if lock != nil {
+			defer lock.Unlock()
+		}
+		lv = newLive(first)
+		// Live re-index (reload.go): SIGHUP, or POST /admin/reload with
+		// the token. Each reload builds a new engine, warmed before it
+		// serves (live.swap).
+		reload = newReloader(g, corpus, func(c *ingest.Corpus) error {
+			e, err := search.NewWithOptions(c.Talks, search.Options{Index: indexFunc(g, o.indexDir, log)})
+			if err != nil {
+				return err
+			}
+			return lv.swap(context.WithoutCancel(ctx), h, newSite(e, o.decisions, servedIndex(o.indexDir)))
+		}, o.allowDrop, log)
 	}
 	// Closed after the server has shut down: the index (and, with --index,
 	// its files) is released once no request can use it.
-	defer engine.Close()
-	keepCorpus()
-	gcTuned := gcgoal.Tune()
-	kept := engine.Kept()
-	log.Info().Int("talks", len(corpus.Talks)).Bool("gc_tuned", gcTuned).Bool("corpus_kept", src.Kept).Strs("derivations_kept", kept.Loaded).
-		Strs("derived", kept.Derived).Dur("took", time.Since(start)).Msg("index ready")
-	if src.Reason != "" {
-		log.Info().Str("reason", src.Reason).Msg("seeds parsed: the kept corpus is not theirs")
-	}
-	for _, p := range kept.Problems {
-		log.Warn().Str("problem", p).Msg("a kept derivation was not used or not saved")
-	}
+	defer lv.close()
+	// Deferred after lv.close, so run before it: no watcher swaps a
+	// generation in once the server is closing.
+	defer func() {
+		for _, stop := range hlist {
+			stop()
+		}
+	}()
 
 	gin.SetMode(gin.ReleaseMode)
-	// Live re-index (reload.go): SIGHUP, or POST /admin/reload with the token.
-	reload := newReloader(g, corpus, func(c *ingest.Corpus) error { return engine.Replace(c.Talks) }, o.allowDrop, log)
-	stopHUP := reload.watchSIGHUP(ctx, hup)
-	defer stopHUP()
-	defer reload.watchRefresh(ctx, o.refresh)()
-
-	reports := overlap.NewReports(engine)
-	reports.DecisionsFile = o.decisions
-	h, err := web.NewHandler(catalog{engine, reports}, log, web.Options{
-		RequestTimeout: o.requestTimeout, MaxCalendarTalks: o.maxCalendarTalks, CacheBytes: cacheBytes, ReloadToken: o.reloadToken, Reload: reload.reload,
-		ReloadStatus: reload.status, ClientBudget: budget, SourcesStatus: g.sourcesStatus(),
+	opts := web.Options{
+		RequestTimeout: o.requestTimeout, MaxCalendarTalks: o.maxCalendarTalks, CacheBytes: cacheBytes, ReloadToken: o.reloadToken,
+		ClientBudget: budget, SourcesStatus: g.sourcesStatus(), MaxParseTime: g.maxParse,
 		// Times that name no zone read in --time-zone; every other in its
 		// conference's own.
 		Location: g.zone,
-	})
-	if err != nil {
+	}
+	if reload != nil {
+		opts.Reload, opts.ReloadStatus = reload.reload, reload.status
+	}
+	if o.indexDir != "" {
+		opts.Index = func() string { return lv.serving().index }
+	}
+	if follow != nil {
+		opts.ReloadStatus = follow.status
+	}
+	if h, err = web.NewHandler(lv, log, opts); err != nil {
 		return fmt.Errorf("web handler: %w", err)
 	}
+	// Before the first request: /healthz answers once the first query
+	// costs what the following ones do. A signal meanwhile stops the
+	// server once the start completes, as it does the build.
+	warmed := time.Now()
+	if err := h.Warm(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("warm the index: %w", err)
+	}
+	log.Info().Dur("took", time.Since(warmed)).Msg("warm")
+	if follow != nil {
+		follow.h = h
+		hlist = append(hlist, follow.watch(ctx, o.poll, hup))
+	} else {
+		hlist = append(hlist, reload.watchSIGHUP(ctx, hup), reload.watchRefresh(ctx, o.refresh))
+	}
+
 	srv := &http.Server{
 		Handler:           h,
 		ReadTimeout:       o.readTimeout,
@@ -249,17 +270,126 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 	return nil
 }
 
+// startWriter is the start of a server that reads the seeds: with
+// --index, it holds the directory (index.Lock) until the process exits and
+// reuses or rebuilds the index there. It returns the first site and the
+// corpus it serves; the caller unlocks the directory (if not nil) when it
+// stops serving. A signal (ctx) ends its load and build: the process exits
+// as index does on a signal; from its return on, a signal stops the server,
+// not its loads (g.ctx): a reload in flight is a request that shutdown lets
+// finish within --shutdown-timeout.
+func startWriter(ctx context.Context, g *globals, o serveOptions, log zerolog.Logger) (*site, *ingest.Corpus, *index.DirLock, error) {
+	var lock *index.DirLock
+	if o.indexDir != "" {
+		// Held until the server stops: a second server would remove
+		// this one's live index on its next rebuild (index.Lock).
+		var err error
+		if lock, err = index.Lock(o.indexDir); err != nil {
+			return nil, nil, nil, fmt.Errorf("--index %s: %w", o.indexDir, err)
+		}
+	}
+	fail := func(err error) (*site, *ingest.Corpus, *index.DirLock, error) {
+		if lock != nil {
+			lock.Unlock()
+		}
+		return nil, nil, nil, err
+	}
+	start := time.Now()
+	corpus, src, keepCorpus, err := g.loadServeCorpus(o.indexDir, log) // keep.go
+	if err != nil {
+		return fail(startInterrupted(ctx, err, log))
+	}
+	if len(corpus.Talks) == 0 {
+		// An empty site answering 200 would hide that the seeds were
+		// refused; a file without talks beside others that have some is
+		// a warning (logged with the others) and the site starts.
+		why := noTalksError(corpus.Report)
+		if why == nil {
+			why = errors.New("the seeds hold none (see the warnings)")
+		}
+		return fail(fmt.Errorf("no talks to serve: %w", why))
+	}
+	if n := corpus.Report.NoTalks; len(n) > 0 {
+		log.Warn().Strs("files", n).Msg("seed files gave no talk: serving the others")
+	}
+	if o.indexDir != "" {
+		if err := checkPersistedDrop(o.indexDir, corpus, o.allowDrop, log); err != nil {
+			return fail(err)
+		}
+	}
+	engine, err := search.NewWithOptions(corpus.Talks, search.Options{Index: indexFunc(g, o.indexDir, log)})
+	if err != nil {
+		return fail(startInterrupted(ctx, fmt.Errorf("build search engine: %w", err), log))
+	}
+	if err := context.Cause(ctx); err != nil {
+		engine.Close()
+		return fail(startInterrupted(ctx, fmt.Errorf("start stopped: %w", err), log))
+	}
+	g.ctx = context.WithoutCancel(ctx)
+	keepCorpus(nil) // logged: the next start ingests again
+	gcTuned := gcgoal.Tune()
+	kept := engine.Kept()
+	log.Info().Int("talks", len(corpus.Talks)).Bool("gc_tuned", gcTuned).Bool("corpus_kept", src.Kept).Strs("derivations_kept", kept.Loaded).
+		Strs("derived", kept.Derived).Dur("took", time.Since(start)).Msg("index ready")
+	if src.Reason != "" {
+		log.Info().Str("reason", src.Reason).Msg("seeds parsed: the kept corpus is not theirs")
+	}
+	for _, p := range kept.Problems {
+		log.Warn().Str("problem", p).Msg("a kept derivation was not used or not saved")
+	}
+	return newSite(engine, o.decisions, servedIndex(o.indexDir)), corpus, lock, nil
+}
+
+// startInterrupted is err, the failure of the start, logged as the end of
+// the start when a signal (ctx) caused it: the process exits as index does
+// on a signal, with status 1 and the cause in its last line.
+func startInterrupted(ctx context.Context, err error, log zerolog.Logger) error {
+	if cause := context.Cause(ctx); cause != nil {
+		log.Warn().Str("cause", cause.Error()).Msg("start interrupted: exiting without serving")
+	}
+	return err
+}
+
+// servedIndex names the generation a writer has just opened or built in
+// dir (it holds dir, so current is its own), "" without --index.
+func servedIndex(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	name, _ := index.CurrentGeneration(dir)
+	return name
+}
+
+// startReadOnly is the start of serve --read-only: the generation the
+// --index directory publishes, without a lock and without writing there.
+func startReadOnly(o serveOptions, log zerolog.Logger) (*site, error) {
+	start := time.Now()
+	name, err := index.CurrentGeneration(o.indexDir)
+	if err != nil {
+		return nil, fmt.Errorf("--index %s: %w (build one with talksearch index --index)", o.indexDir, err)
+	}
+	s, talks, err := openGeneration(o.indexDir, name, o.decisions, log)
+	if err != nil {
+		return nil, fmt.Errorf("--index %s: %w", o.indexDir, err)
+	}
+	gcTuned := gcgoal.Tune()
+	log.Info().Int("talks", talks).Bool("gc_tuned", gcTuned).Str("index", name).Dur("took", time.Since(start)).Msg("index ready")
+	return s, nil
+}
+
 // indexFunc says where the engine's index lives: in memory or, with
 // --index DIR, on disk, reused across runs while the talks and the mapping
-// version are unchanged and rebuilt beside the old one otherwise.
-func indexFunc(dir string, stderr io.Writer, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
+// version are unchanged and rebuilt beside the old one otherwise. A build
+// ends early when g.ctx does, as it is when the build starts (a signal
+// during the start; reloads outlive it, see startWriter).
+func indexFunc(g *globals, dir string, log zerolog.Logger) func([]index.Talk) (bleve.Index, error) {
 	if dir == "" {
 		return func(talks []index.Talk) (bleve.Index, error) {
-			return index.BuildWithProgress(talks, buildProgress(stderr, log))
+			return index.BuildContext(g.ctx, talks, buildProgress(g.stderr, log))
 		}
 	}
 	return func(talks []index.Talk) (bleve.Index, error) {
-		idx, rep, err := index.OpenWithProgress(dir, talks, buildProgress(stderr, log))
+		idx, rep, err := index.OpenContext(g.ctx, dir, talks, buildProgress(g.stderr, log))
 		if err != nil {
 			return nil, fmt.Errorf("--index %s: %w", dir, err)
 		}

@@ -60,7 +60,16 @@ type Warning struct {
 	// submission without a title, a rejected one); 0 when it only notes
 	// a repair. The organizers' importer counts those records as skipped.
 	Dropped int
+	// Cut says the rest of the file from Line was not read (an XML syntax
+	// error nothing after could be read past, as in a file cut short); the
+	// talks before it were kept.
+	Cut bool
 }
+
+// Unread says the file, or the rest of it, was not read: a warning of the
+// whole file (Line 0) or a Cut. A reload refuses a seed file so read that
+// was read before.
+func (w Warning) Unread() bool { return w.Line == 0 || w.Cut }
 
 func (w Warning) String() string {
 	return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
@@ -100,11 +109,17 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 	var dumpNames []string
 	st := newStructured()
 	var read []fileTalks
+	// Each file is read within its own time budget (withParseBudget),
+	// released before the next file's.
+	endFile := func() {}
+	defer func() { endFile() }()
 	for i, in := range inputs {
+		endFile()
 		if err := opt.cancelled(); err != nil {
 			return nil, err
 		}
 		opt := in.options(opt)
+		opt, endFile = opt.withParseBudget()
 		fst := &r.PerFile[i]
 		*fst = FileStats{File: in.name, Kind: FileSkipped}
 		stats[in.name] = fst
@@ -116,6 +131,10 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 			// of 100k talks (130 MB) need not fit the limit; nothing else
 			// is read past it.
 			talks, warns, ok, err := streamJSONLines(in, opt)
+			if w, over := overTime(in.name, jsonLines{}.Name(), err); over {
+				r.Warnings = append(r.Warnings, append(warns, w)...)
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -153,6 +172,10 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 		if f := Detect(data); f != nil {
 			talks, warns, err := readFormat(f, in.name, withoutBOM(data), opt)
 			r.Warnings = append(r.Warnings, warns...)
+			if w, over := overTime(in.name, f.Name(), err); over {
+				r.Warnings = append(r.Warnings, w)
+				continue
+			}
 			if err != nil {
 				r.Warnings = append(r.Warnings, fileError(in.name, f.Name(), err))
 				continue
@@ -174,8 +197,14 @@ func load(inputs []input, opt Options, pre []Warning) (*Corpus, error) {
 		r.Warnings = append(r.Warnings, long...)
 		switch {
 		case looksLikeSchedule(data):
-			fst.Kind = FileSchedule
 			s := ParseSchedIn(in.name, data, opt)
+			if w, over := overTime(in.name, FileSchedule, s.stopped); over {
+				r.Warnings = append(r.Warnings, w)
+				continue
+			} else if s.stopped != nil {
+				return nil, s.stopped
+			}
+			fst.Kind = FileSchedule
 			r.Blocks += s.Blocks
 			r.Warnings = append(r.Warnings, s.Warnings...)
 			fst.Read = len(s.Talks)

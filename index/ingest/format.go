@@ -22,6 +22,12 @@ import (
 // read a line at a time, may be larger (MaxJSONLinesSize).
 const MaxFileSize = 64 << 20
 
+// DefaultMaxParseTime is the default bound of the time one file's reader
+// may take (Options.MaxParseTime). The FOSDEM archive, nineteen years,
+// reads in seconds: a minute for one file is a reader gone wrong (a
+// pathological input no size bound caught), not a large conference.
+const DefaultMaxParseTime = time.Minute
+
 // detectBytes is how much of a file Detect sees.
 const detectBytes = 64 << 10
 
@@ -41,6 +47,11 @@ type Options struct {
 	// Context ends a load early (SIGTERM, SIGINT): the load returns its
 	// cause as an error. nil: the load runs to its end.
 	Context context.Context
+	// MaxParseTime bounds the reading of one file: a reader still at
+	// work past it stops at its next look at the context (a read, a
+	// chunk of records), the file is a warning and the others are read.
+	// 0 means DefaultMaxParseTime.
+	MaxParseTime time.Duration
 
 	// markdown is the budget of the file being read (readFormat); nil:
 	// a reader called directly has none.
@@ -96,8 +107,11 @@ func trimHead(data []byte) []byte {
 // ReadFile reads one structured source file (or a Sched schedule page)
 // into talks, each with name as its source. A file that is no known format
 // gives ErrUnknownFormat; abstract dumps need the other files of a
-// conference to be cut into talks, so they are read by Load only.
+// conference to be cut into talks, so they are read by Load only. A read
+// past Options.MaxParseTime is an error wrapping a ParseTimeError.
 func ReadFile(name string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
+	opt, stop := opt.withParseBudget()
+	defer stop()
 	if int64(len(data)) > opt.maxFile() {
 		return nil, nil, fmt.Errorf("%s: %w", name, tooLarge(opt.maxFile()))
 	}
@@ -120,6 +134,9 @@ func ReadFile(name string, data []byte, opt Options) ([]index.Talk, []Warning, e
 	if unusable(data) == "" && looksLikeSchedule(data) {
 		data, long := dropLongLines(name, data, opt.maxLine())
 		s := ParseSchedIn(name, data, opt)
+		if s.stopped != nil {
+			return nil, nil, fmt.Errorf("%s: %s: %w", name, FileSchedule, s.stopped)
+		}
 		return s.Talks, append(append(pre, long...), s.Warnings...), nil
 	}
 	return nil, nil, fmt.Errorf("%s: %w", name, ErrUnknownFormat)

@@ -384,7 +384,7 @@ func TestBadStructuredInput(t *testing.T) {
 	for _, tt := range []struct {
 		name, data, want string
 	}{
-		{"truncated.xml", string(xmlFix[:len(xmlFix)/2]), "FILE:0: frab-xml: line LINE: XML syntax error on line LINE: unexpected EOF; no talks read from this file"},
+		{"truncated.xml", string(xmlFix[:bytes.Index(xmlFix, []byte("<event "))+20]), "FILE:0: frab-xml: line LINE: XML syntax error on line LINE: unexpected EOF; no talks read from this file"},
 		{"truncated.json", string(jsonFix[:len(jsonFix)/2]), "FILE:0: frab-json: line LINE: truncated JSON (unexpected end of file); no talks read from this file"},
 		{"latin1-undeclared.xml", "<schedule><day date=\"2025-02-01\"><room><event id=\"1\"><title>Caf\xe9</title></event></room></day></schedule>", "FILE:0: frab-xml: line 1: XML syntax error on line 1: invalid UTF-8; no talks read from this file"},
 		{"not-a-schedule.xml", "<?xml version=\"1.0\"?>\n<html><body>hi</body></html>", "FILE:0: frab-xml: line 2: XML with root <html>, not a pentabarf/frab <schedule>; no talks read from this file"},

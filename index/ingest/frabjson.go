@@ -138,6 +138,19 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 	return fmt.Errorf("line %d: %w", lineAt(data, off), err)
 }
 
+// atEnd is nil when dec has read all of data, else the error: a cancel
+// met reading on (opt.Context), or data after the document, what.
+func atEnd(data []byte, dec *json.Decoder, what string, opt Options) error {
+	_, err := dec.Token()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if c := opt.cancelled(); c != nil {
+		return c
+	}
+	return fmt.Errorf("line %d: data after %s", valueLine(data, dec), what)
+}
+
 // valueLine is the line of the value that the decoder reads next.
 // nextByte is the first byte of the value dec is at in data (0 at the end).
 func nextByte(data []byte, dec *json.Decoder) byte {
@@ -445,8 +458,8 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 	if err != nil {
 		return nil, warns, jsonError(data, dec, err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, warns, fmt.Errorf("line %d: data after the schedule object", valueLine(data, dec))
+	if err := atEnd(data, dec, "the schedule object", opt); err != nil {
+		return nil, warns, err
 	}
 	conf := conferenceOf(acronym, title, file)
 	change, hasChange := -1, false
@@ -462,6 +475,7 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 		lines []int
 		zone  = &fileZone{file: file, opt: loc}
 	)
+	n := 0
 	for _, d := range days {
 		dc := frabJSONDayChange{date: strings.TrimSpace(d.date), change: change}
 		if !hasChange {
@@ -471,6 +485,10 @@ func (frabJSON) Read(file string, data []byte, opt Options) ([]index.Talk, []War
 			}
 		}
 		for i := range d.events {
+			if err := opt.cancelledAt(n); err != nil {
+				return nil, warns, err
+			}
+			n++
 			t, w := d.events[i].talk(file, d.lines[i], conf, loc, dc, zone, opt.markdown)
 			warns = append(warns, w...)
 			if t != nil {

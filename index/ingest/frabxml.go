@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -80,48 +81,140 @@ func (ev *xmlEvent) sourceLinks() []sourceLink {
 	return out
 }
 
+// Read reads the schedule. encoding/xml stops at a syntax error (an
+// unescaped "&" or "<" in an abstract, a file cut short) and cannot read
+// past it, so the reader reads on from the next <event>, or <day> or
+// <room> with attributes, start tag after it, with a new decoder given the <day>
+// and <room> still open there (the day's date carried): a broken event
+// costs that event, with a warning naming the error and where reading
+// resumed. Where no such tag follows, the rest of the file is not read:
+// the talks before are kept and the warning says so (Warning.Cut). A file
+// that gives no talk at all, or breaks before its <schedule>, is an error
+// as before. A document in a declared encoding other than UTF-8 does not
+// resume: decoded offsets are not the file's there.
 func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warning, error) {
-	d := xml.NewDecoder(ctxReader{bytes.NewReader(data), opt.Context})
+	x := &xmlSchedule{file: file, data: data, opt: opt, zone: &fileZone{file: file, opt: opt.TimeZone}}
+	from, prefix := 0, ""
+	var first *xmlBreak
+	for {
+		b, err := x.decode(from, prefix)
+		if err != nil {
+			return nil, x.warns, err
+		}
+		if b == nil {
+			break
+		}
+		if first == nil {
+			first = b
+		}
+		next, kind := -1, ""
+		if resumable(data) {
+			// Strictly forward: each read starts past the last one's.
+			next, kind = resumeAt(data, max(b.off, int64(from)+1))
+		}
+		w := Warning{File: file, Line: b.line}
+		if b.event {
+			w.Dropped = 1
+		}
+		if next < 0 {
+			w.Cut = true
+			w.Msg = fmt.Sprintf("XML syntax error: %s: the rest of the file not read (no <event>, <day> or <room> after it to read on from); the events before kept", b.err.Msg)
+			if b.off >= int64(len(data)) {
+				w.Msg = fmt.Sprintf("XML syntax error: %s: the file ends before its elements close (cut short?); the events before kept", b.err.Msg)
+			}
+			x.warns = append(x.warns, w)
+			break
+		}
+		what := "what follows"
+		if b.event {
+			what = "that event"
+		}
+		w.Msg = fmt.Sprintf("XML syntax error: %s: %s not read; read on from line %d (the next <%s>)", b.err.Msg, what, lineAt(data, int64(next)), kind)
+		x.warns = append(x.warns, w)
+		from, prefix = next, x.ancestors(kind)
+	}
+	if first != nil && len(x.talks) == 0 {
+		// Nothing read: the file is the error, as a file broken
+		// everywhere always was.
+		return nil, nil, fmt.Errorf("line %d: %w", first.line, first.err)
+	}
+	if !x.scheduled {
+		return nil, nil, errors.New("no XML element")
+	}
+	talks, w := assignIDs(file, x.talks, x.lines)
+	return talks, append(x.warns, w...), nil
+}
+
+// xmlSchedule is the state of one frab XML file's read, carried over the
+// syntax errors read past (frabXML.Read).
+type xmlSchedule struct {
+	file  string
+	data  []byte
+	opt   Options
+	talks []index.Talk
+	lines []int
+	warns []Warning
+	conf  index.Conference
+	loc   *time.Location
+	zone  *fileZone
+	// dayChange is the time of day (in minutes) before which a
+	// start-only event is the next calendar day.
+	dayChange     int
+	day           string // the date of the last <day>
+	inDay, inRoom bool   // a <day>, a <room> is open
+	scheduled     bool   // the <schedule> root was read
+}
+
+// xmlBreak is a syntax error met reading: its line and offset in the
+// file, and whether it broke an event.
+type xmlBreak struct {
+	err   *xml.SyntaxError
+	line  int
+	off   int64
+	event bool
+}
+
+// decode reads data from offset from on, after prefix, the start tags of
+// the elements open there; it returns the syntax error it stops at, nil
+// at the end of the file, or the error that ends the file's read.
+func (x *xmlSchedule) decode(from int, prefix string) (*xmlBreak, error) {
+	d := xml.NewDecoder(ctxReader{io.MultiReader(strings.NewReader(prefix), bytes.NewReader(x.data[from:])), x.opt.Context})
 	// Encodings other than UTF-8 are read when the document declares them
 	// (<?xml encoding="ISO-8859-1"?>); undeclared bytes that are not UTF-8
 	// stay an error with their line.
 	d.CharsetReader = xmlCharset
 	// Strict mode knows only the five XML entities and numeric ones: a
 	// custom entity (&lol9;) is an error, never an expansion.
-	var (
-		talks []index.Talk
-		lines []int
-		warns []Warning
-		conf  index.Conference
-		loc   *time.Location
-		zone  = &fileZone{file: file, opt: opt.TimeZone}
-		// dayChange is the time of day (in minutes) before which a
-		// start-only event is the next calendar day.
-		dayChange int
-		day       string
-		depth     int
-		root      = true
-	)
-	errAt := func(err error) error {
+	lineBase := lineAt(x.data, int64(from)) - 1 - strings.Count(prefix, "\n")
+	lineOf := func() int {
 		line, _ := d.InputPos()
-		return fmt.Errorf("line %d: %w", line, err)
+		return line + lineBase
 	}
+	failed := func(err error, event bool) (*xmlBreak, error) {
+		var se *xml.SyntaxError
+		if errors.As(err, &se) && x.scheduled {
+			return &xmlBreak{err: se, line: lineOf(), off: int64(from) + d.InputOffset() - int64(len(prefix)), event: event}, nil
+		}
+		return nil, fmt.Errorf("line %d: %w", lineOf(), err)
+	}
+	depth, root := 0, true
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
-			break
+			return nil, nil
 		}
 		if err != nil {
-			return nil, warns, errAt(err)
+			return failed(err, false)
 		}
 		switch el := tok.(type) {
 		case xml.StartElement:
-			line, _ := d.InputPos()
+			line := lineOf()
 			if root {
 				root = false
 				if el.Name.Local != "schedule" {
-					return nil, nil, fmt.Errorf("line %d: XML with root <%s>, not a pentabarf/frab <schedule>", line, el.Name.Local)
+					return nil, fmt.Errorf("line %d: XML with root <%s>, not a pentabarf/frab <schedule>", line, el.Name.Local)
 				}
+				x.scheduled = true
 				depth++
 				continue
 			}
@@ -129,71 +222,137 @@ func (frabXML) Read(file string, data []byte, opt Options) ([]index.Talk, []Warn
 			case "conference":
 				var c xmlConference
 				if err := d.DecodeElement(&c, &el); err != nil {
-					return nil, warns, errAt(err)
+					return failed(err, false)
 				}
-				conf = conferenceOf(c.Acronym, c.Title, file)
-				if dc := strings.TrimSpace(c.DayChange); dc != "" {
-					if m, ok := clockMinutes(dc); ok {
-						dayChange = m
-					} else {
-						warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf("day_change %q is not HH:MM: ignored", dc)})
-					}
-				}
-				if name := strings.TrimSpace(c.TimeZoneName); name != "" {
-					l, err := time.LoadLocation(name)
-					if err != nil {
-						warns = append(warns, Warning{File: file, Line: line, Msg: fmt.Sprintf("unknown time zone %q", name)})
-					} else {
-						loc = l
-					}
-				}
+				x.conference(c, line)
 			case "day", "room":
 				if depth >= maxXMLDepth {
 					// <room> in <room> … : no schedule nests so.
 					if _, err := skipElement(d); err != nil {
-						return nil, warns, errAt(err)
+						return failed(err, false)
 					}
-					end, _ := d.InputPos()
-					warns = append(warns, deepWarning(file, line, end))
+					x.warns = append(x.warns, deepWarning(x.file, line, lineOf()))
 					continue
 				}
 				if el.Name.Local == "day" {
-					day = attr(el, "date")
+					x.day, x.inDay = attr(el, "date"), true
+				} else {
+					x.inRoom = true
 				}
 				depth++
 			case "event":
+				if err := x.opt.cancelledAt(len(x.talks)); err != nil {
+					return nil, err
+				}
 				var ev xmlEvent
 				if err := d.DecodeElement(&ev, &el); err != nil {
-					return nil, warns, errAt(err)
+					return failed(err, true)
 				}
-				if conf.ID == "" {
-					conf = conferenceFromName(file)
+				if x.conf.ID == "" {
+					x.conf = conferenceFromName(x.file)
 				}
-				t, w := ev.talk(file, line, day, dayChange, conf, loc, zone, opt.markdown)
-				warns = append(warns, w...)
+				t, w := ev.talk(x.file, line, x.day, x.dayChange, x.conf, x.loc, x.zone, x.opt.markdown)
+				x.warns = append(x.warns, w...)
 				if t != nil {
-					talks = append(talks, *t)
-					lines = append(lines, line)
+					x.talks = append(x.talks, *t)
+					x.lines = append(x.lines, line)
 				}
 			default:
 				// <tracks>, <version>, unknown additions: not talks.
-				end, err := skipElement(d)
+				deep, err := skipElement(d)
 				if err != nil {
-					return nil, warns, errAt(err)
+					return failed(err, false)
 				}
-				if end > 0 {
-					warns = append(warns, deepWarning(file, line, end))
+				if deep > 0 {
+					x.warns = append(x.warns, deepWarning(x.file, line, deep+lineBase))
 				}
 			}
 		case xml.EndElement:
+			switch el.Name.Local {
+			case "day":
+				x.inDay = false
+			case "room":
+				x.inRoom = false
+			}
 			depth--
 		}
 	}
-	if root {
-		return nil, nil, errors.New("no XML element")
+}
+
+// conference reads the schedule's <conference>, at line.
+func (x *xmlSchedule) conference(c xmlConference, line int) {
+	x.conf = conferenceOf(c.Acronym, c.Title, x.file)
+	if dc := strings.TrimSpace(c.DayChange); dc != "" {
+		if m, ok := clockMinutes(dc); ok {
+			x.dayChange = m
+		} else {
+			x.warns = append(x.warns, Warning{File: x.file, Line: line, Msg: fmt.Sprintf("day_change %q is not HH:MM: ignored", dc)})
+		}
 	}
-	talks, w := assignIDs(file, talks, lines)
-	return talks, append(warns, w...), nil
+	if name := strings.TrimSpace(c.TimeZoneName); name != "" {
+		l, err := time.LoadLocation(name)
+		if err != nil {
+			x.warns = append(x.warns, Warning{File: x.file, Line: line, Msg: fmt.Sprintf("unknown time zone %q", name)})
+		} else {
+			x.loc = l
+		}
+	}
+}
+
+// ancestors are the start tags a read resumed at a <kind> needs before
+// it: the <schedule>, and the <day> and <room> open where reading broke
+// that hold such an element (the day's date, which start-only events
+// need, carried).
+func (x *xmlSchedule) ancestors(kind string) string {
+	prefix := "<schedule>"
+	if x.inDay && kind != "day" {
+		var date strings.Builder
+		_ = xml.EscapeText(&date, []byte(x.day))
+		prefix += `<day date="` + date.String() + `">`
+	}
+	if x.inRoom && kind == "event" {
+		prefix += "<room>"
+	}
+	return prefix
+}
+
+// resumeRE finds where a schedule's read may resume: an <event>, or a
+// <day> or <room> with attributes (an event's own <room>Janson</room> has
+// none, and is no place to resume).
+var resumeRE = regexp.MustCompile(`<(event)[\s>/]|<(day|room)\s`)
+
+// resumeAt is the offset in data, after off, of the next start tag
+// reading may resume at, and its name; -1 for none.
+func resumeAt(data []byte, off int64) (int, string) {
+	if off < 0 || off >= int64(len(data)) {
+		return -1, ""
+	}
+	m := resumeRE.FindSubmatchIndex(data[off:])
+	if m == nil {
+		return -1, ""
+	}
+	kind := "event"
+	if m[4] >= 0 {
+		kind = string(data[int(off)+m[4] : int(off)+m[5]])
+	}
+	return int(off) + m[0], kind
+}
+
+// xmlEncodingRE is the encoding an XML declaration states.
+var xmlEncodingRE = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']`)
+
+// resumable reports whether offsets in a decoded document are offsets in
+// data: its encoding is UTF-8 (or UTF-16, converted to UTF-8 before).
+func resumable(data []byte) bool {
+	m := xmlEncodingRE.FindSubmatch(data[:min(len(data), 256)])
+	if m == nil {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(string(m[1]))) {
+	case "utf-8", "utf8", "utf-16", "utf-16le", "utf-16be", "unicode":
+		return true
+	}
+	return false
 }
 
 // skipElement reads past the element just started, as Decoder.Skip does;

@@ -71,6 +71,9 @@ func streamJSONLines(in input, opt Options) (talks []index.Talk, warns []Warning
 	defer f.Close()
 	br := bufio.NewReaderSize(ctxReader{f, opt.Context}, detectBytes)
 	head, _ := br.Peek(detectBytes)
+	if err := opt.cancelled(); err != nil {
+		return nil, nil, true, err
+	}
 	if !(jsonLines{}).Detect(trimHead(head)) {
 		return nil, nil, false, nil
 	}

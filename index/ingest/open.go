@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
@@ -198,10 +199,74 @@ func cancelled(ctx context.Context) error {
 	if err := context.Cause(ctx); err != nil {
 		return fmt.Errorf("ingest stopped: %w", err)
 	}
+	// A file's budget is read off the clock at each look, not only once
+	// its timer has fired: what a look sees does not depend on when the
+	// runtime runs the timer.
+	if b, ok := ctx.Value(parseBudgetKey{}).(parseBudget); ok && !time.Now().Before(b.by) {
+		return fmt.Errorf("ingest stopped: %w", b.err)
+	}
 	return nil
 }
 
 func (o Options) cancelled() error { return cancelled(o.Context) }
+
+// cancelEvery is how many records a reader handles between two looks at
+// its context, once its file is decoded: often enough that a cancel or a
+// file's time budget stops it at once, seldom enough to cost nothing.
+const cancelEvery = 64
+
+// cancelledAt is cancelled at every cancelEvery-th record i (from 0).
+func (o Options) cancelledAt(i int) error {
+	if i%cancelEvery != 0 {
+		return nil
+	}
+	return o.cancelled()
+}
+
+// ParseTimeError is the error of a file whose reader took longer than
+// its budget (Options.MaxParseTime).
+type ParseTimeError struct{ Limit time.Duration }
+
+func (e ParseTimeError) Error() string {
+	return fmt.Sprintf("took longer than %s to read (--max-parse-time)", e.Limit)
+}
+
+type parseBudgetKey struct{}
+
+// parseBudget is the budget of the file being read: its error, and when
+// it is spent.
+type parseBudget struct {
+	err ParseTimeError
+	by  time.Time
+}
+
+// withParseBudget is o for reading one file: its Context also ends once
+// the file's MaxParseTime is spent, with a ParseTimeError. stop releases
+// the budget's timer once the file is read.
+func (o Options) withParseBudget() (_ Options, stop context.CancelFunc) {
+	parent := o.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	limit := o.MaxParseTime
+	if limit <= 0 {
+		limit = DefaultMaxParseTime
+	}
+	b := parseBudget{err: ParseTimeError{limit}, by: time.Now().Add(limit)}
+	ctx, stop := context.WithDeadlineCause(parent, b.by, b.err)
+	o.Context = context.WithValue(ctx, parseBudgetKey{}, b)
+	return o, stop
+}
+
+// overTime is the warning for a file whose reader ran out of its time
+// budget (err wraps a ParseTimeError); ok is false for any other error.
+func overTime(file, format string, err error) (w Warning, ok bool) {
+	var pt ParseTimeError
+	if !errors.As(err, &pt) {
+		return Warning{}, false
+	}
+	return Warning{File: file, Msg: fmt.Sprintf("%s: %v: stopped, no talks read from this file", format, pt)}, true
+}
 
 // maxFile and maxLine are the limits in force.
 func (o Options) maxFile() int64 {

@@ -3,9 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"sort"
 	"strings"
@@ -429,8 +427,8 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 	if err != nil {
 		return nil, nil, jsonError(data, dec, err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("line %d: data after the API object", valueLine(data, dec))
+	if err := atEnd(data, dec, "the API object", opt); err != nil {
+		return nil, nil, err
 	}
 
 	r := &pretalxReader{
@@ -440,6 +438,9 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 	}
 	objects := make([]map[string]json.RawMessage, len(results))
 	for i, res := range results {
+		if err := opt.cancelledAt(i); err != nil {
+			return nil, nil, err
+		}
 		objects[i] = asObject(res.raw)
 		if objects[i] == nil {
 			r.warns = append(r.warns, Warning{File: file, Line: res.line, Msg: fmt.Sprintf("a result that is %s, not a submission object: skipped", shapeOf(res.raw)), Dropped: 1})
@@ -459,6 +460,9 @@ func (pretalxAPI) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 		droppedAt, codesAt int
 	)
 	for i, m := range objects {
+		if err := opt.cancelledAt(i); err != nil {
+			return nil, nil, err
+		}
 		if m == nil {
 			continue
 		}

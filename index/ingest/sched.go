@@ -40,6 +40,10 @@ type Schedule struct {
 	Talks      []index.Talk // one per session block, in page order
 	Blocks     int          // session blocks seen, including ones skipped with a warning
 	Warnings   []Warning    // problems found; parsing went on
+
+	// stopped is why the parse ended before the page's end (a cancel,
+	// the file's time budget: Options.Context); nil when it read it all.
+	stopped error
 }
 
 var (
@@ -89,7 +93,8 @@ func ParseSched(file string, data []byte) *Schedule {
 // read in opt.TimeZone when it is set, else in the zone the page states
 // ("displayed in CEST (UTC/GMT +2)"), else in the zone its time headers
 // name if that is a well-known abbreviation (zoneAbbrevs); otherwise they
-// are read as UTC with a warning.
+// are read as UTC with a warning. A cancel of opt.Context ends it between
+// time blocks, with the blocks read so far.
 func ParseSchedIn(file string, data []byte, opt Options) *Schedule {
 	lines := splitLines(data)
 	s := &Schedule{}
@@ -113,6 +118,9 @@ func ParseSchedIn(file string, data []byte, opt Options) *Schedule {
 		}
 	}
 	for k, h := range headers {
+		if s.stopped = opt.cancelledAt(k); s.stopped != nil {
+			break
+		}
 		end := len(lines)
 		if k+1 < len(headers) {
 			end = headers[k+1]

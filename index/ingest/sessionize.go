@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -121,8 +120,8 @@ func (sessionize) Read(file string, data []byte, opt Options) ([]index.Talk, []W
 	if err != nil {
 		return nil, nil, jsonError(data, dec, err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("line %d: data after the Sessionize document", valueLine(data, dec))
+	if err := atEnd(data, dec, "the Sessionize document", opt); err != nil {
+		return nil, nil, err
 	}
 	return f.talks(opt)
 }
@@ -351,7 +350,10 @@ func (f *sessionizeFile) talks(opt Options) ([]index.Talk, []Warning, error) {
 		dropped   int
 		droppedAt int
 	)
-	for _, s := range f.sessions {
+	for i, s := range f.sessions {
+		if err := opt.cancelledAt(i); err != nil {
+			return nil, nil, err
+		}
 		m := asObject(s.raw)
 		if m == nil {
 			f.warns = append(f.warns, Warning{File: f.file, Line: s.line, Msg: fmt.Sprintf("a session that is %s, not an object: skipped", shapeOf(s.raw)), Dropped: 1})

@@ -59,6 +59,11 @@ type ImportOptions struct {
 	MaxFileBytes int64
 	// Context ends a read early (SIGTERM, SIGINT); nil: never.
 	Context context.Context
+	// MaxParseTime bounds the reading of one file, as Options.MaxParseTime
+	// bounds a seed file's: past it the file is an error wrapping a
+	// ParseTimeError (its rows kept before stay kept). 0 means
+	// DefaultMaxParseTime.
+	MaxParseTime time.Duration
 }
 
 // FileSummary counts what became of the rows of one file. Rows = Kept +
@@ -194,6 +199,11 @@ func (in *Importer) Notes() []RowError { return in.notes }
 // abstract column, an I/O failure, a document its reader refuses); the
 // rows kept before it stay kept.
 func (in *Importer) Read(name string, r io.Reader) (FileSummary, error) {
+	budget, stop := Options{Context: in.opt.Context, MaxParseTime: in.opt.MaxParseTime}.withParseBudget()
+	defer stop()
+	caller := in.opt.Context
+	in.opt.Context = budget.Context // this file's reads, rows and document
+	defer func() { in.opt.Context = caller }()
 	r = ctxReader{r, in.opt.Context}
 	br := bufio.NewReaderSize(r, detectBytes)
 	if bom, _ := br.Peek(2); utf16Decoder(bom) != nil {

@@ -19,9 +19,22 @@ import (
 type runeFragmenter struct{ size int }
 
 func (f runeFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment {
+	return f.fragment(nil, orig, ot)
+}
+
+// fragment is Fragment with its fragments in sc's buffers (new ones when
+// sc is nil): they are valid until sc is used again.
+func (f runeFragmenter) fragment(sc *scratch, orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment {
+	// One array holds them all: one allocation, not one a fragment, and
+	// none where sc has room.
+	n := max(1, len(ot))
+	var all []bhighlight.Fragment
 	var rv []*bhighlight.Fragment
-	// One array holds them all: one allocation, not one a fragment.
-	all := make([]bhighlight.Fragment, 0, max(1, len(ot)))
+	if sc != nil {
+		all, rv = sc.fragments(n)
+	} else {
+		all, rv = make([]bhighlight.Fragment, 0, n), make([]*bhighlight.Fragment, 0, n)
+	}
 	add := func(start, end int) {
 		all = append(all, bhighlight.Fragment{Orig: orig, Start: start, End: end})
 		rv = append(rv, &all[len(all)-1])
@@ -94,6 +107,9 @@ outer:
 		// Nothing matched: the start of the text.
 		end, _, _ := f.forward(orig, 0)
 		add(0, end)
+	}
+	if len(rv) == 0 {
+		return nil // as Bleve's fragmenter: none, not an empty list
 	}
 	return rv
 }

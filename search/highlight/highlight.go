@@ -6,6 +6,7 @@ import (
 	"container/heap"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unsafe"
 
@@ -44,20 +45,20 @@ var (
 
 // markFormatter writes a fragment as Bleve's html formatter does (its
 // text escaped by html.EscapeString, each matched word in MarkOpen and
-// MarkClose), into one builder: Bleve's adds to a string four times per
+// MarkClose), into one buffer: Bleve's adds to a string four times per
 // matched word, which copies the fragment so far each time, so that a long
 // query's highlighting copies each fragment over and over.
 type markFormatter struct{}
 
 func (markFormatter) Format(f *bhighlight.Fragment, ordered bhighlight.TermLocations) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.Grow(f.End - f.Start + 64)
 	writeMarked(&b, f, ordered)
 	return b.String()
 }
 
 // writeMarked writes f as markFormatter formats it.
-func writeMarked(b *strings.Builder, f *bhighlight.Fragment, ordered bhighlight.TermLocations) {
+func writeMarked(b *bytes.Buffer, f *bhighlight.Fragment, ordered bhighlight.TermLocations) {
 	curr := f.Start
 	for _, tl := range ordered {
 		if tl == nil || !tl.ArrayPositions.Equals(f.ArrayPositions) || tl.Start < curr {
@@ -82,17 +83,22 @@ var htmlEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `
 
 // writeEscaped writes text to b, escaped as html.EscapeString escapes it.
 // text is read in place: fragments are of a talk's text, never changed.
-func writeEscaped(b *strings.Builder, text []byte) {
+func writeEscaped(b *bytes.Buffer, text []byte) {
 	htmlEscaper.WriteString(b, unsafe.String(unsafe.SliceData(text), len(text)))
 }
 
 // wordFragmenter trims the fragments of runeFragmenter, which cut at a
 // rune count, to whole words ("…orchestrators" rather than
 // "…rchestrators"), never past a matched word.
-type wordFragmenter struct{ bhighlight.Fragmenter }
+type wordFragmenter struct{ runeFragmenter }
 
 func (f wordFragmenter) Fragment(orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment {
-	frags := f.Fragmenter.Fragment(orig, fragmentStarts(ot))
+	return f.fragment(nil, orig, ot)
+}
+
+// fragment is Fragment in sc's buffers (runeFragmenter.fragment).
+func (f wordFragmenter) fragment(sc *scratch, orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment {
+	frags := f.runeFragmenter.fragment(sc, orig, fragmentStarts(sc, ot))
 	for _, fr := range frags {
 		first, last := fr.End, fr.Start
 		for _, tl := range ot {
@@ -127,8 +133,15 @@ const maxFragmentStarts = 16
 // typo correction, is one start), at most maxFragmentStarts of them,
 // evenly spread. The fragments are still scored and marked with every
 // match.
-func fragmentStarts(ot bhighlight.TermLocations) bhighlight.TermLocations {
-	starts := make(bhighlight.TermLocations, 0, min(len(ot), 2*maxFragmentStarts))
+func fragmentStarts(sc *scratch, ot bhighlight.TermLocations) bhighlight.TermLocations {
+	var starts bhighlight.TermLocations
+	if sc != nil {
+		starts = sc.starts[:0]
+		defer func() { sc.starts = starts }()
+	}
+	if starts == nil {
+		starts = make(bhighlight.TermLocations, 0, min(len(ot), 2*maxFragmentStarts))
+	}
 	for _, tl := range ot {
 		if n := len(starts); n == 0 || starts[n-1].Start != tl.Start {
 			starts = append(starts, tl)
@@ -137,11 +150,11 @@ func fragmentStarts(ot bhighlight.TermLocations) bhighlight.TermLocations {
 	if len(starts) <= maxFragmentStarts {
 		return starts
 	}
-	spread := make(bhighlight.TermLocations, maxFragmentStarts)
-	for i := range spread {
-		spread[i] = starts[i*len(starts)/maxFragmentStarts]
+	// In place: starts[i*len/max] is at or after i, read before written.
+	for i := range maxFragmentStarts {
+		starts[i] = starts[i*len(starts)/maxFragmentStarts]
 	}
-	return spread
+	return starts[:maxFragmentStarts]
 }
 
 // Fragments are HTML fragments of a talk's fields: data-set text is
@@ -163,28 +176,73 @@ type Fragments struct {
 // other searches may be reading it.
 func Talk(h *bsearch.DocumentMatch, t *index.Talk) Fragments {
 	hl := Fragments{Title: []string{}, Abstract: []string{}, Description: []string{}, Speakers: []string{}}
-	var words matchedWords
+	// The buffers of the work (matched words, candidate fragments, their
+	// queue) are reused from hit to hit and search to search: only the
+	// fragments kept are new.
+	sc := scratches.Get().(*scratch)
+	defer sc.release()
+	words := &sc.words
 	// A field without matched words has no fragment to keep (marked):
 	// it is not fragmented and formatted for nothing (common: many
 	// matches are title-only or abstract-only).
 	if ot := words.of(h, index.FieldTitle); len(ot) > 0 {
-		hl.Title = marked(bestFragments(textBytes(t.Title), ot, titleFragmenter, 1))
+		hl.Title = marked(sc.bestFragments(textBytes(t.Title), ot, titleFragmenter, 1))
 	}
 	if ot := words.of(h, index.FieldAbstract); len(ot) > 0 {
-		hl.Abstract = marked(bestFragments(textBytes(t.Abstract), ot, abstractFragmenter, abstractFragments))
+		hl.Abstract = marked(sc.bestFragments(textBytes(t.Abstract), ot, abstractFragmenter, abstractFragments))
 	}
 	if ot := words.of(h, index.FieldDescription); len(ot) > 0 {
 		// The indexed text (DescriptionText): the term locations are of it.
-		hl.Description = marked(bestFragments(textBytes(t.DescriptionText()), ot, abstractFragmenter, abstractFragments))
+		hl.Description = marked(sc.bestFragments(textBytes(t.DescriptionText()), ot, abstractFragmenter, abstractFragments))
 	}
 	if ot := words.of(h, index.FieldSpeakers); len(t.Speakers) > 0 && len(ot) > 0 {
 		// One fragment of the whole text, cut at its lines: a line is a
 		// speaker, and a match never spans two.
-		for _, f := range bestFragments([]byte(index.SpeakersText(t)), ot, titleFragmenter, 1) {
+		for _, f := range sc.bestFragments([]byte(index.SpeakersText(t)), ot, titleFragmenter, 1) {
 			hl.Speakers = append(hl.Speakers, marked(strings.Split(f, "\n"))...)
 		}
 	}
 	return hl
+}
+
+// scratch is the buffers of one Talk call, pooled.
+type scratch struct {
+	words  matchedWords
+	frags  []bhighlight.Fragment
+	ptrs   []*bhighlight.Fragment
+	starts bhighlight.TermLocations
+	queue  simplehl.FragmentQueue
+	best   []*bhighlight.Fragment
+	text   bytes.Buffer // a fragment as it is marked
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// fragments returns empty buffers with room for n fragments.
+func (sc *scratch) fragments(n int) ([]bhighlight.Fragment, []*bhighlight.Fragment) {
+	if cap(sc.frags) < n {
+		sc.frags, sc.ptrs = make([]bhighlight.Fragment, 0, n), make([]*bhighlight.Fragment, 0, n)
+	}
+	return sc.frags[:0], sc.ptrs[:0]
+}
+
+// release forgets what the buffers point to (a talk's text, a hit's
+// terms) and pools them again.
+func (sc *scratch) release() {
+	clear(sc.frags[:cap(sc.frags)])
+	clear(sc.ptrs[:cap(sc.ptrs)])
+	clear(sc.starts[:cap(sc.starts)])
+	clear(sc.queue[:cap(sc.queue)])
+	clear(sc.best[:cap(sc.best)])
+	clear(sc.words.locs[:cap(sc.words.locs)])
+	clear(sc.words.ordered[:cap(sc.words.ordered)])
+	scratches.Put(sc)
+}
+
+// fragmenter is what bestFragments cuts a text with: runeFragmenter or
+// wordFragmenter, into a scratch's buffers.
+type fragmenter interface {
+	fragment(sc *scratch, orig []byte, ot bhighlight.TermLocations) []*bhighlight.Fragment
 }
 
 // bestFragments is Bleve's simple highlighter's BestFragmentsInField over
@@ -193,29 +251,35 @@ func Talk(h *bsearch.DocumentMatch, t *index.Talk) Fragments {
 // not overlap, in the order of their scores, marked, with the separator
 // where one is cut from its text. The fragments are ranked in Bleve's own
 // queue, so fragments of equal score come in its order.
-func bestFragments(orig []byte, ordered bhighlight.TermLocations, fragmenter bhighlight.Fragmenter, num int) []string {
-	frags := fragmenter.Fragment(orig, ordered)
-	fq := make(simplehl.FragmentQueue, 0, len(frags))
+func (sc *scratch) bestFragments(orig []byte, ordered bhighlight.TermLocations, fragmenter fragmenter, num int) []string {
+	frags := fragmenter.fragment(sc, orig, ordered)
+	// The queue is the scratch's own: a local one would escape to the
+	// heap through heap.Interface.
+	fq := &sc.queue
+	*fq = (*fq)[:0]
 	for _, f := range frags {
 		f.Score = distinctTerms(ordered, f)
-		heap.Push(&fq, f)
+		heap.Push(fq, f)
 	}
-	best := make([]*bhighlight.Fragment, 0, num)
-	for len(best) < num && len(fq) > 0 {
-		c := heap.Pop(&fq).(*bhighlight.Fragment)
+	best := sc.best[:0]
+	for len(best) < num && len(*fq) > 0 {
+		c := heap.Pop(fq).(*bhighlight.Fragment)
 		if !slices.ContainsFunc(best, c.Overlaps) {
 			best = append(best, c)
 		}
 	}
+	sc.best = best
 	ordered.MergeOverlapping()
 	out := make([]string, len(best))
 	for i, f := range best {
-		var b strings.Builder
-		b.Grow(f.End - f.Start + 64)
+		// Written in the scratch's buffer: the fragment's string is its
+		// one allocation.
+		b := &sc.text
+		b.Reset()
 		if f.Start != 0 {
 			b.WriteString(fragmentSeparator)
 		}
-		writeMarked(&b, f, ordered)
+		writeMarked(b, f, ordered)
 		if f.End != len(f.Orig) {
 			b.WriteString(fragmentSeparator)
 		}

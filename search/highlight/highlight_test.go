@@ -49,11 +49,11 @@ func TestFragmentStartsAreBounded(t *testing.T) {
 		ot = append(ot, &bhighlight.TermLocation{Term: "w", Start: 10 * i, End: 10*i + 4},
 			&bhighlight.TermLocation{Term: "s", Start: 10 * i, End: 10*i + 4})
 	}
-	few := fragmentStarts(ot[:10])
+	few := fragmentStarts(nil, ot[:10])
 	if len(few) != 5 || few[0].Start != 0 || few[4].Start != 40 {
 		t.Errorf("5 positions of 10 locations: got %d starts %v", len(few), starts(few))
 	}
-	many := fragmentStarts(ot)
+	many := fragmentStarts(nil, ot)
 	want := []int{0, 20, 50, 70, 100, 120, 150, 170, 200, 220, 250, 270, 300, 320, 350, 370}
 	if !slices.Equal(starts(many), want) {
 		t.Errorf("40 positions: starts %v, want %v", starts(many), want)

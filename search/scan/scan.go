@@ -376,8 +376,21 @@ func docOrder(ms []Match) []int {
 	return order
 }
 
-// maxPooledMatches bounds the matches a one-pass search makes up front.
-const maxPooledMatches = 64
+// maxPooledMatches bounds the matches a one-pass search makes up front;
+// beyond them the pool grows by as many at a time (growPool).
+const maxPooledMatches = 16
+
+// growPool is a one-pass search's pool's answer to running out: a block
+// of maxPooledMatches matches, one returned and the rest pooled, where
+// Bleve's default makes them one at a time. A search that needs few
+// makes few: most of a conference's queries match a few dozen talks.
+func growPool(p *bsearch.DocumentMatchPool) *bsearch.DocumentMatch {
+	block := make([]bsearch.DocumentMatch, maxPooledMatches)
+	for i := 1; i < len(block); i++ {
+		p.Put(&block[i])
+	}
+	return &block[0]
+}
 
 // Located returns every talk matching q that keep keeps (nil: all), with
 // its score (Bleve's times the factor of the clauses its matched words
@@ -398,10 +411,9 @@ func (sc *Index) Located(ctx context.Context, q query.Query, clauses []ranking.C
 	// once, and makes them all up front: 250 for a long query on the
 	// seeds, of which about 100 are used (the hits kept included). The
 	// pool makes any more one at a time.
-	sctx := &bsearch.SearchContext{
-		DocumentMatchPool: bsearch.NewDocumentMatchPool(min(searcher.DocumentMatchPoolSize(), maxPooledMatches), 0),
-		IndexReader:       sc.reader,
-	}
+	pool := bsearch.NewDocumentMatchPool(min(searcher.DocumentMatchPoolSize(), maxPooledMatches), 0)
+	pool.TooSmall = growPool
+	sctx := &bsearch.SearchContext{DocumentMatchPool: pool, IndexReader: sc.reader}
 	var out []Match
 	for i := 1; ; i++ {
 		dm, err := searcher.Next(sctx)

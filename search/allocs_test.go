@@ -1,0 +1,45 @@
+package search
+
+import (
+	"context"
+	"testing"
+)
+
+// TestSearchAllocations bounds the allocations of a search that misses
+// the result cache on the seeds: each is work for the garbage collector,
+// which under load is a large part of a search's CPU. The bounds are a
+// little above what the engine makes today; a change that makes many
+// more per search fails here first. (Counts, not times: they do not
+// depend on the machine.)
+func TestSearchAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an engine of the seeds")
+	}
+	_, c := seedEngine(t)
+	e, err := NewWithOptions(c.Talks, Options{CacheSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		req Request
+		max float64
+	}{
+		{Request{Query: "KV cache"}, 820},
+		{Request{Query: "Monrach"}, 290},
+		{Request{Query: "how do I run PyTorch in the browser"}, 1120},
+		{Request{Query: "inference", Tracks: []string{"Inference & Production"}}, 400},
+		{Request{}, 30},
+	} {
+		got := testing.AllocsPerRun(50, func() {
+			if _, err := e.Search(ctx, tc.req); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%+v: %.0f allocations", tc.req.Query, got)
+		if got > tc.max {
+			t.Errorf("search %q (tracks %v): %.0f allocations, want at most %.0f", tc.req.Query, tc.req.Tracks, got, tc.max)
+		}
+	}
+}
