@@ -114,6 +114,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonTerms []string
 		var commonWeight float64
 		var parts []wordPart
+		altsOf := map[string][]alternative{}
 		pl.synonyms = applied
 		byName := speakerShaped(words)
 		for i, w := range words {
@@ -177,6 +178,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				continue
 			}
 			q := s.wordClause(alts)
+			altsOf[w] = alts
 			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, nLiteral)}, postings: s.postingsOf(q)})
 		}
 		limit := wordWork(len(words))
@@ -193,9 +195,18 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				bud.costlyWords = append(bud.costlyWords, plain...)
 			}
 		}
+		var concepts [][]alternative
 		for _, p := range parts {
 			clauses = append(clauses, p.q)
 			pl.coord = append(pl.coord, p.coord)
+			if alts, ok := altsOf[p.word]; ok {
+				concepts = append(concepts, alts)
+			}
+		}
+		for _, q := range s.agreementClauses(concepts) {
+			if bud.spend(q) {
+				should = append(should, q)
+			}
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
