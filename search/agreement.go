@@ -15,7 +15,11 @@ import (
 // description as fully matched. Agreement clauses score again the talks
 // whose title, or whose abstract, holds every concept, in any order and at
 // any distance: what the proximity phrases (neighbouring words in the
-// order typed) miss.
+// order typed) miss. The query's common words are one concept together,
+// any of them standing for it, as the coordination counts them: "open
+// hardware" is hardware said with open, "how do I document my open
+// source project" documentation said with any of open, source and
+// project.
 
 // agreementClauses are the should clauses of a query's concepts (each
 // word's alternatives, as its clause matches them): every concept in the

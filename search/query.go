@@ -115,6 +115,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonWeight float64
 		var parts []wordPart
 		altsOf := map[string][]alternative{}
+		var commonAlts []alternative
 		pl.synonyms = applied
 		byName := speakerShaped(words)
 		for i, w := range words {
@@ -173,6 +174,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			alts = distinctAlternatives(append(alts, synAlts[w]...))
 			if s.common(w) && !allCommon {
 				commonClauses = append(commonClauses, bud.spent(s.wordClause(alts)))
+				commonAlts = append(commonAlts, alts...)
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				commonWeight = max(commonWeight, s.clauseWeight(alts, nLiteral))
 				continue
@@ -203,10 +205,10 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				concepts = append(concepts, alts)
 			}
 		}
-		for _, q := range s.agreementClauses(concepts) {
-			if bud.spend(q) {
-				should = append(should, q)
-			}
+		if len(commonAlts) > 0 {
+			// The common words, one concept together, as in the
+			// coordination.
+			concepts = append(concepts, commonAlts)
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
@@ -257,6 +259,13 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				} else {
 					bud.noProximity = true
 				}
+			}
+		}
+		// After the proximity phrases, which the budget serves first: an
+		// agreement left out is not said, its words ranked as they are.
+		for _, q := range s.agreementClauses(concepts) {
+			if bud.spend(q) {
+				should = append(should, q)
 			}
 		}
 	}

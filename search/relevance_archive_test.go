@@ -64,14 +64,14 @@ var earlyFloors = map[string]scores{
 	"alias":       {0.810, 1.000, 0.587},
 	"multi":       {0.702, 0.917, 0.613},
 	"name":        {0.982, 1.000, 0.641},
-	"topic":       {0.804, 1.000, 0.659},
+	"topic":       {0.868, 1.000, 0.671},
 	"descriptive": {0.583, 0.917, 0.546},
 	"acronym":     {0.955, 1.000, 0.693},
 	"variant":     {0.702, 0.833, 0.523},
-	"question":    {0.437, 0.767, 0.436},
+	"question":    {0.482, 0.767, 0.420},
 	"misspelling": {0.909, 1.000, 0.786},
 	"speaker":     {1.000, 1.000, 0.783},
-	"all":         {0.791, 0.947, 0.626},
+	"all":         {0.802, 0.947, 0.626},
 }
 
 func TestRelevanceFOSDEMArchive(t *testing.T) {
