@@ -23,8 +23,10 @@ import (
 
 // agreementClauses are the should clauses of a query's concepts (each
 // word's alternatives, as its clause matches them): every concept in the
-// title, every concept in the abstract. None for a query of one concept,
-// and none for a field that lacks one of the concepts.
+// title, every concept in the abstract. None for a query of one concept;
+// match-none for a field whose dictionary lacks one of the concepts, so
+// that the optional part has as many clauses, and its coordination the
+// same factor, whether or not the snapshot prunes (prune.go).
 func (s *snapshot) agreementClauses(concepts [][]alternative) []query.Query {
 	if len(concepts) < 2 {
 		return nil
@@ -52,9 +54,11 @@ func (s *snapshot) agreementClauses(concepts [][]alternative) []query.Query {
 			}
 			conj = append(conj, q)
 		}
-		if conj != nil {
-			qs = append(qs, query.NewConjunctionQuery(conj))
+		if conj == nil {
+			qs = append(qs, matchNone())
+			continue
 		}
+		qs = append(qs, query.NewConjunctionQuery(conj))
 	}
 	return qs
 }

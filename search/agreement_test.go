@@ -56,8 +56,8 @@ func TestAgreementRanksConceptsTogether(t *testing.T) {
 }
 
 // TestAgreementClauses: a query of two concepts gets an agreement clause
-// in the title and one in the abstract; a query of one concept none, nor
-// a query whose concepts no title holds together.
+// in the title and one in the abstract; a query of one concept none; a
+// field whose dictionary lacks a concept a match-none clause.
 func TestAgreementClauses(t *testing.T) {
 	e := newEngineT(t, agreementTalks(), Options{})
 	s, done, err := e.acquire()
@@ -66,20 +66,27 @@ func TestAgreementClauses(t *testing.T) {
 	}
 	defer done()
 	for _, tt := range []struct {
-		query string
-		want  int
+		query      string
+		want, none int
 	}{
-		{"container security", 2},
-		{"container", 0},
+		{"container security", 2, 0},
+		{"container", 0, 0},
 		// "internals" is in a title only: no abstract can hold both.
-		{"container internals", 1},
+		{"container internals", 2, 1},
 	} {
 		var concepts [][]alternative
 		for _, w := range s.contentWords(syntax.Parse(tt.query).Words) {
 			concepts = append(concepts, s.literal(w, &budget{}))
 		}
-		if got := len(s.agreementClauses(concepts)); got != tt.want {
-			t.Errorf("%q: %d agreement clauses, want %d", tt.query, got, tt.want)
+		qs := s.agreementClauses(concepts)
+		none := 0
+		for _, q := range qs {
+			if isNone(q) {
+				none++
+			}
+		}
+		if len(qs) != tt.want || none != tt.none {
+			t.Errorf("%q: %d agreement clauses, %d match-none; want %d, %d", tt.query, len(qs), none, tt.want, tt.none)
 		}
 	}
 }
