@@ -2,63 +2,82 @@ package search
 
 import "strings"
 
+// names are the values of the room and track facets a query may name,
+// by folded key (facetkey.go): their talks, and the keys of the parts of
+// a name with parentheses ("H.2215" and "Ferrer" of "H.2215 (Ferrer)"),
+// "" for a part that more than one name has.
+type names struct {
+	talks [nFacets]map[string]int
+	parts [nFacets]map[string]string
+}
+
+// scopeFacets are the facets a query may name, rooms first.
+var scopeFacets = []struct {
+	facet int
+	name  string
+	of    func(d *doc) string
+}{
+	{roomFacet, "room", func(d *doc) string { return d.talk.Room }},
+	{trackFacet, "track", func(d *doc) string { return d.talk.Track }},
+}
+
+// readNames reads the names of the snapshot's rooms and tracks.
+func (s *snapshot) readNames() *names {
+	n := &names{}
+	for _, f := range scopeFacets {
+		talks := map[string]int{}
+		for _, d := range s.docs {
+			if d != nil {
+				if k := facetKey(f.facet, f.of(d)); k != "" {
+					talks[k]++
+				}
+			}
+		}
+		parts := map[string]string{}
+		for key, shown := range s.shown[f.facet] {
+			before, inside, ok := strings.Cut(shown, "(")
+			if !ok {
+				continue
+			}
+			inside, _, _ = strings.Cut(inside, ")")
+			for _, p := range []string{facetKey(f.facet, before), facetKey(f.facet, inside)} {
+				if p == "" {
+					continue
+				}
+				if other, seen := parts[p]; seen && other != key {
+					parts[p] = ""
+				} else {
+					parts[p] = key
+				}
+			}
+		}
+		n.talks[f.facet], n.parts[f.facet] = talks, parts
+	}
+	return n
+}
+
 // scopeOf is the room or track whose name query is, compared as the facet
 // compares its values (folded: "h.2215" is H.2215), rooms first; nil when
 // the query is no such name or has a search syntax beside it. A name with
 // a part in parentheses answers to either part alone when no other name
-// does ("H.2215" and "Ferrer" are "H.2215 (Ferrer)").
+// does.
 func (s *snapshot) scopeOf(query string) *Scope {
 	q := strings.TrimSpace(query)
-	if q == "" || strings.ContainsAny(q, ":\"") {
+	if q == "" || strings.ContainsAny(q, ":\"") || s.names == nil {
 		return nil
 	}
-	for _, f := range []struct {
-		facet int
-		name  string
-		of    func(d *doc) string
-	}{
-		{roomFacet, "room", func(d *doc) string { return d.talk.Room }},
-		{trackFacet, "track", func(d *doc) string { return d.talk.Track }},
-	} {
+	ns := s.names()
+	for _, f := range scopeFacets {
 		k := facetKey(f.facet, q)
 		if k == "" {
 			continue
 		}
-		key, ok := k, s.shown[f.facet][k] != ""
-		if !ok {
-			key, ok = s.onlyNameWithPart(f.facet, k)
+		if _, ok := s.shown[f.facet][k]; !ok {
+			k = ns.parts[f.facet][k]
 		}
-		if !ok {
-			continue
+		if shown, ok := s.shown[f.facet][k]; ok && k != "" {
+			return &Scope{Facet: f.name, Value: shown, Talks: ns.talks[f.facet][k]}
 		}
-		n := 0
-		for _, d := range s.docs {
-			if d != nil && facetKey(f.facet, f.of(d)) == key {
-				n++
-			}
-		}
-		return &Scope{Facet: f.name, Value: s.shown[f.facet][key], Talks: n}
 	}
 	return nil
-}
-
-// onlyNameWithPart is the key of the one value of a folded facet whose
-// part before its parentheses, or in them, has key k.
-func (s *snapshot) onlyNameWithPart(facet int, k string) (string, bool) {
-	found := ""
-	for key, shown := range s.shown[facet] {
-		before, inside, ok := strings.Cut(shown, "(")
-		if !ok {
-			continue
-		}
-		inside, _, _ = strings.Cut(inside, ")")
-		if facetKey(facet, before) != k && facetKey(facet, inside) != k {
-			continue
-		}
-		if found != "" {
-			return "", false
-		}
-		found = key
-	}
-	return found, found != ""
 }
