@@ -350,6 +350,9 @@ type snapshot struct {
 	// folded key (facetkey.go): the one value in values that stands for
 	// every spelling of the key.
 	shown [nFacets]map[string]string
+	// names are the rooms' and tracks' names a query may be (scope.go),
+	// made on the first search.
+	names func() *names
 	// facets are each talk's facet values by document number (layOut),
 	// as 1 + their index in values, 0 for none: a facet count reads them
 	// for every match, and read from the docs they would be a cache miss
@@ -451,6 +454,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		}
 	}
 	s.shown = shown.keys()
+	s.names = sync.OnceValue(s.readNames)
 	for i, byKey := range s.shown {
 		for _, v := range byKey {
 			s.values[facetNames[i]] = append(s.values[facetNames[i]], v)

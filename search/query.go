@@ -114,6 +114,8 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonTerms []string
 		var commonWeight float64
 		var parts []wordPart
+		altsOf := map[string][]alternative{}
+		var commonAlts []alternative
 		pl.synonyms = applied
 		byName := speakerShaped(words)
 		for i, w := range words {
@@ -172,11 +174,13 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			alts = distinctAlternatives(append(alts, synAlts[w]...))
 			if s.common(w) && !allCommon {
 				commonClauses = append(commonClauses, bud.spent(s.wordClause(alts)))
+				commonAlts = append(commonAlts, alts...)
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				commonWeight = max(commonWeight, s.clauseWeight(alts, nLiteral))
 				continue
 			}
 			q := s.wordClause(alts)
+			altsOf[w] = alts
 			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, nLiteral)}, postings: s.postingsOf(q)})
 		}
 		limit := wordWork(len(words))
@@ -193,9 +197,18 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				bud.costlyWords = append(bud.costlyWords, plain...)
 			}
 		}
+		var concepts [][]alternative
 		for _, p := range parts {
 			clauses = append(clauses, p.q)
 			pl.coord = append(pl.coord, p.coord)
+			if alts, ok := altsOf[p.word]; ok {
+				concepts = append(concepts, alts)
+			}
+		}
+		if len(commonAlts) > 0 {
+			// The common words, one concept together, as in the
+			// coordination.
+			concepts = append(concepts, commonAlts)
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
@@ -246,6 +259,13 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				} else {
 					bud.noProximity = true
 				}
+			}
+		}
+		// After the proximity phrases, which the budget serves first: an
+		// agreement left out is not said, its words ranked as they are.
+		for _, q := range s.agreementClauses(concepts) {
+			if bud.spend(q) {
+				should = append(should, q)
 			}
 		}
 	}

@@ -389,15 +389,15 @@ func checkFloors(t *testing.T, col *collection, got map[string]scores, floors ma
 // fosdemFloors are the README's FOSDEM figures of talksearch.
 var fosdemFloors = map[string]scores{
 	"name":        {0.975, 1.000, 0.736},
-	"topic":       {0.877, 1.000, 0.499},
-	"acronym":     {0.956, 1.000, 0.469},
-	"variant":     {0.820, 1.000, 0.540},
-	"question":    {0.539, 0.875, 0.451},
+	"topic":       {0.872, 1.000, 0.490},
+	"acronym":     {0.957, 1.000, 0.469},
+	"variant":     {0.835, 1.000, 0.540},
+	"question":    {0.540, 0.875, 0.451},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
 	"multi":       {0.714, 1.000, 0.513},
 	"schedule":    {0.770, 0.938, 0.340},
-	"all":         {0.837, 0.979, 0.562},
+	"all":         {0.838, 0.979, 0.560},
 }
 
 func TestRelevanceFOSDEM(t *testing.T) {
@@ -428,15 +428,15 @@ func checkPooled(t *testing.T, e *Engine, c *ingest.Corpus, col *collection, dir
 // term dictionaries (scancoord.go).
 var fosdemScanFloors = map[string]scores{
 	"name":        {0.975, 1.000, 0.736},
-	"topic":       {0.874, 1.000, 0.490},
-	"acronym":     {0.953, 1.000, 0.469},
-	"variant":     {0.814, 1.000, 0.524},
-	"question":    {0.587, 0.875, 0.470},
+	"topic":       {0.864, 1.000, 0.481},
+	"acronym":     {0.961, 1.000, 0.469},
+	"variant":     {0.823, 1.000, 0.524},
+	"question":    {0.578, 0.875, 0.465},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
 	"multi":       {0.709, 1.000, 0.496},
 	"schedule":    {0.770, 0.938, 0.340},
-	"all":         {0.841, 0.979, 0.559},
+	"all":         {0.840, 0.979, 0.557},
 }
 
 func TestRelevanceFOSDEMScan(t *testing.T) {
@@ -458,12 +458,12 @@ func TestRelevanceFOSDEMScan(t *testing.T) {
 var heldOutFloors = map[string]scores{
 	"question":    {0.595, 0.729, 0.600},
 	"descriptive": {0.813, 0.778, 0.833},
-	"multi":       {0.904, 1.000, 1.000},
+	"multi":       {0.936, 1.000, 1.000},
 	"schedule":    {0.972, 1.000, 0.985},
 	"acronym":     {0.975, 1.000, 0.933},
 	"variant":     {0.921, 0.900, 1.000},
 	"misspelling": {0.988, 1.000, 1.000},
-	"all":         {0.876, 0.909, 0.902},
+	"all":         {0.880, 0.909, 0.902},
 }
 
 func TestRelevanceSeedsHeldOut(t *testing.T) {

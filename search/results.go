@@ -45,6 +45,7 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	res.DidYouMean = replaceWords(r.Query, pl.fixes)
 	res.Corrected = res.DidYouMean != ""
 	res.Simplified, res.Note = pl.simplified, pl.note
+	res.Scope = s.scopeOf(r.Query)
 	if total == 0 && res.DidYouMean == "" {
 		res.DidYouMean = qm.suggest()
 	}

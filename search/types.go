@@ -83,6 +83,18 @@ type Result struct {
 	// words or not at all, as Note says.
 	Simplified bool
 	Note       string
+	// Scope is the room or track the query names, whole ("H.2215",
+	// "Ferrer"), nil for none: a page offers it as a filter above the
+	// talks whose text matches the name, which rank as any query's do.
+	Scope *Scope
+}
+
+// Scope is a facet value a query is the name of, and how many talks of
+// the corpus have it.
+type Scope struct {
+	Facet string // "room" or "track"
+	Value string // as the facet shows it
+	Talks int
 }
 
 // Hit is one talk of a Result.

@@ -36,6 +36,16 @@ type SearchDoc struct {
 	// search spends on; Note says what was searched plainly.
 	Simplified bool   `json:"simplified,omitempty"`
 	Note       string `json:"note,omitempty"`
+	// Scope: the query is the name of a room or a track, which a page
+	// offers as a filter; absent otherwise.
+	Scope *ScopeDoc `json:"scope,omitempty"`
+}
+
+// ScopeDoc is the room or track a query names and its number of talks.
+type ScopeDoc struct {
+	Facet string `json:"facet"` // "room" or "track"
+	Value string `json:"value"`
+	Talks int    `json:"talks"`
 }
 
 // HitDoc is one talk of a SearchDoc.
@@ -348,6 +358,9 @@ func NewSearchDoc(r *search.Result) SearchDoc {
 		},
 		Synonyms: r.Synonyms, DidYouMean: nullable(r.DidYouMean),
 		Corrected: r.Corrected, Simplified: r.Simplified, Note: r.Note,
+	}
+	if r.Scope != nil {
+		doc.Scope = &ScopeDoc{Facet: r.Scope.Facet, Value: r.Scope.Value, Talks: r.Scope.Talks}
 	}
 	if doc.Facets.Missing == nil {
 		doc.Facets.Missing = map[string]int{}

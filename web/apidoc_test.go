@@ -25,6 +25,9 @@ func TestDocumentsOfEmptyValues(t *testing.T) {
 		{"hit", func() ([]byte, error) {
 			return SearchJSON(&search.Result{Hits: []search.Hit{{ID: "x", Kind: index.KindTalk}}, DidYouMean: "y"})
 		}, `{"query":"","total":0,"took_ms":0,"hits":[{"id":"x","title":"","speakers":[],"track":null,"level":null,"room":null,"start":null,"end":null,"kind":"talk","scheduled":false,"cancelled":false,"score":0,"highlights":{"title":[],"abstract":[],"description":[],"speakers":[]}}],"facets":{"track":[],"level":[],"room":[],"day":[],"kind":[],"conference":[],"language":[],"missing":{}},"did_you_mean":"y","corrected":false}`},
+		{"scope", func() ([]byte, error) {
+			return SearchJSON(&search.Result{Query: "H.2215", Scope: &search.Scope{Facet: "room", Value: "H.2215", Talks: 412}})
+		}, `{"query":"H.2215","total":0,"took_ms":0,"hits":[],"facets":{"track":[],"level":[],"room":[],"day":[],"kind":[],"conference":[],"language":[],"missing":{}},"did_you_mean":null,"corrected":false,"scope":{"facet":"room","value":"H.2215","talks":412}}`},
 		{"talk", func() ([]byte, error) {
 			return TalkJSON(&search.TalkDetail{Talk: index.Talk{ID: "x", Kind: index.KindTalk}, Related: []search.Related{{ID: "y"}}})
 		}, `{"id":"x","conference":{"id":"","name":""},"title":"","kind":"talk","scheduled":false,"sources":[],"related":[{"id":"y","title":"","score":0,"shared_terms":[],"clash":false}]}`},

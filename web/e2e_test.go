@@ -271,7 +271,7 @@ func TestEndToEndJSONShapes(t *testing.T) {
 	}
 
 	res := decode("/api/search?q=KV+cache&limit=3")
-	check("result", keys(res), []string{"did_you_mean", "facets", "hits", "query", "took_ms", "total"}, "synonyms")
+	check("result", keys(res), []string{"did_you_mean", "facets", "hits", "query", "took_ms", "total"}, "synonyms", "scope")
 	hits := res["hits"].([]any)
 	if len(hits) != 3 {
 		t.Fatalf("%d hits, want 3", len(hits))

@@ -122,8 +122,14 @@ func (f *fakeSearcher) Search(ctx context.Context, r search.Request) (*search.Re
 	if r.Offset >= 45 {
 		return &search.Result{Query: r.Query, Total: 45, Hits: []search.Hit{}, Facets: noFacets()}, nil
 	}
+	var scope *search.Scope
+	if r.Query == "Master Stage" {
+		// The name of the fixture's room, as the engine reports it.
+		scope = &search.Scope{Facet: "room", Value: "Master Stage", Talks: 45}
+	}
 	return &search.Result{
 		Query:  r.Query,
+		Scope:  scope,
 		Total:  45,
 		TookMS: 0.25,
 		Hits: []search.Hit{{

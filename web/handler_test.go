@@ -68,6 +68,8 @@ func TestStatuses(t *testing.T) {
 		{"no results", "/?q=nothing&track=X", 200, "text/html; charset=utf-8", `Did you mean <a href="/?q=nothing&#43;else&amp;track=X" dir="auto">nothing else</a>?`},
 		{"page past the end", "/?q=monarch&page=9", 200, "text/html; charset=utf-8", `45 talks for “monarch”, none on this page</h1>`},
 		{"page past the end links back", "/?q=monarch&page=9", 200, "text/html; charset=utf-8", `<a href="/?q=monarch">Go to the first page</a>`},
+		{"room named", "/?q=Master+Stage", 200, "text/html; charset=utf-8", `<p class="named">Room <span dir="auto">Master Stage</span>: 45 talks — <a href="/?room=Master&#43;Stage">see them all, by schedule</a></p>`},
+		{"no room named", "/?q=monarch", 200, "text/html; charset=utf-8", `<ol class="hits"`},
 		{"talk page", "/talks/monarch-on-rocm-1a2b", 200, "text/html; charset=utf-8", "Ada Lovelace"},
 		{"unscheduled talk", "/talks/abstract-only-5e6f", 200, "text/html; charset=utf-8", "Not on the schedule"},
 		{"unknown talk page", "/talks/no-such-talk", 404, "text/html; charset=utf-8", "no talk has the id &#34;no-such-talk&#34;"},

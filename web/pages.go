@@ -48,9 +48,12 @@ type searchPage struct {
 	// Synonyms are the expansions the engine applied ("MoE → mixture of
 	// experts"), so a reader sees why a talk matched.
 	Synonyms []string
-	Pages    []pageLink
-	PrevURL  template.URL
-	NextURL  template.URL
+	// Named is the room or track the query names ("Room H.2215: 412
+	// talks"), nil without one.
+	Named   *namedScope
+	Pages   []pageLink
+	PrevURL template.URL
+	NextURL template.URL
 	// FirstPageURL leads back from a page past the last one.
 	FirstPageURL template.URL
 	// CalendarURL is /search.ics with the same search, empty when it
@@ -213,11 +216,27 @@ func (s *server) searchView(cat *catalog, req search.Request, pageNum int, res *
 		v.DidYouMeanURL = searchURL(dym, 1)
 	}
 	v.Synonyms = res.Synonyms
+	if sc := res.Scope; sc != nil {
+		only := search.Request{}
+		if sc.Facet == "room" {
+			only.Rooms = []string{sc.Value}
+		} else {
+			only.Tracks = []string{sc.Value}
+		}
+		v.Named = &namedScope{Scope: *sc, URL: searchURL(only, 1)}
+	}
 	v.FirstPageURL = searchURL(req, 1)
 	v.CalendarURL, v.CalendarNote = calendarLink(req, res, v.FirstPageURL, s.opts.MaxCalendarTalks)
 	v.Pages, v.PrevURL, v.NextURL = s.pagination(req, pageNum, res.Total)
 	v.Summary = summary(req, res.Total, v.From, v.To, len(v.Pages) > 0)
 	return v
+}
+
+// namedScope is the room or track a query names, and the search of its
+// talks in schedule order.
+type namedScope struct {
+	search.Scope
+	URL template.URL
 }
 
 // calendarLink is the search's calendar and what the page says of it:

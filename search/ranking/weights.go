@@ -90,6 +90,15 @@ const (
 	PairInAbstract  = Phrase / 2
 )
 
+// Agreement boosts (search/agreement.go): a talk whose title, or whose
+// abstract, holds every concept of a query of several scores again, at any
+// distance and in any order. In the title it is worth the whole input as
+// a phrase there; in the abstract a neighbouring pair there.
+const (
+	AllInTitle    = 2 * Phrase
+	AllInAbstract = Phrase / 2
+)
+
 // Break scales the score of breaks (coffee, lunch) so that they rank below
 // sessions unless the query is about them.
 const Break = 0.1

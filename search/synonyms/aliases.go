@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/talksearch/talksearch/index"
 )
@@ -245,8 +246,66 @@ func MineAliases(talks []index.Talk) []Alias {
 			Both: int(b.count), ShortTalks: dfOf(s), LongTalks: longDF(b.long[0])})
 	}
 	slices.SortFunc(out, func(a, b Alias) int { return cmp.Compare(a.Short, b.Short) })
+	out = withoutNames(talks, out)
 	spellings(talks, out)
 	return out
+}
+
+// withoutNames drops the truncations (aliases whose short form is a prefix
+// of the long one) that the corpus mostly writes as a name of their own:
+// in capitals, an acronym of something else ("SER", SIP Express Router, is
+// no truncation of server); or capitalised after a capitalised word, as
+// the last word of a name ("Kaitai Struct" is no truncation of
+// structured).
+func withoutNames(talks []index.Talk, aliases []Alias) []Alias {
+	type usage struct{ all, caps, named int }
+	use := map[string]*usage{}
+	for _, a := range aliases {
+		if strings.HasPrefix(strings.ToLower(a.Long), a.Short) {
+			use[a.Short] = &usage{}
+		}
+	}
+	for i := range talks {
+		t := &talks[i]
+		for _, text := range []string{t.Title, t.Abstract, t.DescriptionText(), t.Track} {
+			prevCapital := false
+			for start := 0; start < len(text); {
+				r, size := utf8.DecodeRuneInString(text[start:])
+				if notWordRune(r) {
+					start += size
+					continue
+				}
+				end := start + size
+				for end < len(text) {
+					r, size := utf8.DecodeRuneInString(text[end:])
+					if notWordRune(r) {
+						break
+					}
+					end += size
+				}
+				w, capital := text[start:end], unicode.IsUpper(r)
+				if u, ok := use[strings.ToLower(w)]; ok {
+					u.all++
+					switch {
+					case w == strings.ToUpper(w):
+						u.caps++
+					case capital && prevCapital && text[start-1] == ' ':
+						u.named++
+					}
+				}
+				prevCapital = capital
+				start = end
+			}
+		}
+	}
+	kept := aliases[:0]
+	for _, a := range aliases {
+		if u, ok := use[a.Short]; ok && (2*u.caps > u.all || 2*u.named > u.all) {
+			continue
+		}
+		kept = append(kept, a)
+	}
+	return kept
 }
 
 // bigramStop are words no two-word name of an alias holds: "platform as"
@@ -275,6 +334,12 @@ func shapeOf(short string, words []string, humps []string) int {
 	}
 	if len(words) == 1 {
 		if strings.HasPrefix(long, short) {
+			if len(short) < 3 {
+				// Two letters are too little of a word to be its
+				// truncation: "py" is no more Python than PyPI's or
+				// py.test's, "un" no more unique than the UN.
+				return shapeNone
+			}
 			return shapePrefix
 		}
 		if len(humps) > 1 {
@@ -284,10 +349,18 @@ func shapeOf(short string, words []string, humps []string) int {
 	switch {
 	case len(words) > 1 && coversInitials(words, short):
 		return shapeInitials
-	case !strings.Contains(long, " ") && coversInitials([]string{long}, short):
+	case !strings.Contains(long, " ") && coversInitials([]string{long}, short) && contracted(short):
 		return shapeLetters
 	}
 	return shapeNone
+}
+
+// contracted says whether short is its initial then consonants: a word
+// shortened by dropping letters keeps its consonants ("pg", "pkg",
+// "mgmt"); with vowels besides it is a word of its own ("virtio" is not
+// virtualization).
+func contracted(short string) bool {
+	return !strings.ContainsAny(short[1:], "aeiou")
 }
 
 // spellings replaces the lower-cased forms of aliases by the spelling the

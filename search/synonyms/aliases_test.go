@@ -17,7 +17,10 @@ import (
 
 // aliasTalks is an invented corpus: "flump" is written beside Flumpgres,
 // "z8r" beside Zookeepxer, "qb" beside QuillBase; "user" and "use" meet
-// everywhere, and "vx" stands beside two names as often.
+// everywhere, and "vx" stands beside two names as often. Beside their long
+// forms as often, but names of their own: "gl" (two letters of
+// Glorbitz), "SNARF" (in capitals), "Blorp" (a name's last word), "marlo"
+// (Marmalotion's letters, vowels and all).
 func aliasTalks() []index.Talk {
 	var ts []index.Talk
 	add := func(n int, title, abstract string) {
@@ -34,7 +37,11 @@ func aliasTalks() []index.Talk {
 	add(3, "Vexmoor and Vortexa", "vx here, Vexmoor and Vortexa there.")
 	add(2, "Vexmoor alone", "Nothing else.")
 	add(2, "Vortexa alone", "Nothing else.")
-	add(20, "Other things", "Unrelated words about cats.")
+	add(5, "Glorbitz servers", "We call gl what Glorbitz serves.")
+	add(5, "Snarfelwick routing", "SNARF routes calls, and Snarfelwick logs them.")
+	add(5, "Blorptastic data", "Mokka Blorp reads blorptastic data.")
+	add(5, "Marmalotion engines", "marlo drives Marmalotion.")
+	add(60, "Other things", "Unrelated words about cats.")
 	return ts
 }
 
@@ -97,8 +104,12 @@ func TestMineAliasesFOSDEMArchive(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", short, a, want)
 		}
 	}
-	// English words, a devroom's name, a model number and a phrase cut short.
-	for _, short := range []string{"use", "contain", "form", "dev", "n9", "paas", "lua", "nat"} {
+	// English words, a devroom's name, a model number and a phrase cut
+	// short; two letters of a word (py.test's, the UN's, Wi-Fi's, a
+	// domain's); acronyms and names of their own (SER, OSOR, Kaitai
+	// Struct, EUROPA); a word keeping its vowels (virtio).
+	for _, short := range []string{"use", "contain", "form", "dev", "n9", "paas", "lua", "nat",
+		"py", "un", "wi", "eu", "fr", "ser", "osor", "struct", "europa", "virtio"} {
 		if a, ok := got[short]; ok {
 			t.Errorf("%s taken for %s", short, a)
 		}

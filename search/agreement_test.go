@@ -1,0 +1,92 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/syntax"
+)
+
+// agreementTalks: "strong" says container in its title and abstract and
+// security once in its description; "title" says both in its title,
+// "abstract" both in its abstract; the others neither.
+func agreementTalks() []index.Talk {
+	talks := []index.Talk{
+		{ID: "strong", Title: "Container registry internals", Track: "Registries", Kind: index.KindTalk,
+			Abstract:    "A registry stores the images of a container.",
+			Description: "Image signing and security scanning come later."},
+		{ID: "title", Title: "Security of container hosts", Track: "Distributions", Kind: index.KindTalk,
+			Abstract: "Hardening the hosts that run them."},
+		{ID: "abstract", Title: "Hardening hosts", Track: "Distributions", Kind: index.KindTalk,
+			Abstract: "What a container needs from the kernel for its security."},
+	}
+	for i, w := range strings.Fields("gardening astronomy cooking sailing chess pottery knitting cycling baking fishing") {
+		talks = append(talks, index.Talk{ID: fmt.Sprintf("other-%d", i), Title: "All about " + w, Kind: index.KindTalk,
+			Abstract: "An introduction to " + w + " for beginners."})
+	}
+	return talks
+}
+
+// TestAgreementRanksConceptsTogether: a talk whose title holds both
+// concepts of "container security" ranks above one that says container
+// in its title and abstract and security once in its description (which
+// without the agreement ranks first), in one pass and
+// scanned; the title's agreement shows in the explanation as a sum of the
+// two title terms beside their own clauses.
+func TestAgreementRanksConceptsTogether(t *testing.T) {
+	for _, o := range []Options{{}, {OnePassMax: -1}} {
+		e := newEngineT(t, agreementTalks(), o)
+		r, err := e.Search(context.Background(), Request{Query: "container security", Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"title", "strong", "abstract"}, hitIDs(r)); diff != "" {
+			t.Errorf("OnePassMax %d: hits (-want +got):\n%s", o.OnePassMax, diff)
+		}
+		x := describe(*r.Hits[0].Explanation)
+		if n := strings.Count(x, "\nweight(title:secur^"); n != 2 {
+			t.Errorf("OnePassMax %d: weight(title:secur^...) explained %d times, want 2 (its clause, the agreement):\n%s", o.OnePassMax, n, x)
+		}
+	}
+}
+
+// TestAgreementClauses: a query of two concepts gets an agreement clause
+// in the title and one in the abstract; a query of one concept none; a
+// field whose dictionary lacks a concept a match-none clause.
+func TestAgreementClauses(t *testing.T) {
+	e := newEngineT(t, agreementTalks(), Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	for _, tt := range []struct {
+		query      string
+		want, none int
+	}{
+		{"container security", 2, 0},
+		{"container", 0, 0},
+		// "internals" is in a title only: no abstract can hold both.
+		{"container internals", 2, 1},
+	} {
+		var concepts [][]alternative
+		for _, w := range s.contentWords(syntax.Parse(tt.query).Words) {
+			concepts = append(concepts, s.literal(w, &budget{}))
+		}
+		qs := s.agreementClauses(concepts)
+		none := 0
+		for _, q := range qs {
+			if isNone(q) {
+				none++
+			}
+		}
+		if len(qs) != tt.want || none != tt.none {
+			t.Errorf("%q: %d agreement clauses, %d match-none; want %d, %d", tt.query, len(qs), none, tt.want, tt.none)
+		}
+	}
+}
