@@ -9,8 +9,9 @@ import (
 // the result cache on the seeds: each is work for the garbage collector,
 // which under load is a large part of a search's CPU. The bounds are a
 // little above what the engine makes today; a change that makes many
-// more per search fails here first. (Counts, not times: they do not
-// depend on the machine.)
+// more per search fails here first. A query of several concepts pays for
+// the agreement clauses (agreement.go): Bleve makes a searcher per term
+// of each. (Counts, not times: they do not depend on the machine.)
 func TestSearchAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an engine of the seeds")
@@ -26,9 +27,9 @@ func TestSearchAllocations(t *testing.T) {
 		req Request
 		max float64
 	}{
-		{Request{Query: "KV cache"}, 820},
+		{Request{Query: "KV cache"}, 1140},
 		{Request{Query: "Monrach"}, 290},
-		{Request{Query: "how do I run PyTorch in the browser"}, 1120},
+		{Request{Query: "how do I run PyTorch in the browser"}, 1430},
 		{Request{Query: "inference", Tracks: []string{"Inference & Production"}}, 400},
 		{Request{}, 30},
 	} {
