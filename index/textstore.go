@@ -32,6 +32,9 @@ type TextStore struct {
 	// description), then the end of the last one.
 	offs    []uint64
 	closeMu sync.Once
+	// MapErr is why texts large enough to map are on the heap instead
+	// (the temporary file could not be written or mapped); nil otherwise.
+	MapErr error
 }
 
 // MapTextMin is the size of the texts from which a TextStore maps them
@@ -41,7 +44,7 @@ var MapTextMin = 1 << 20
 // NewTextStore writes the abstracts and descriptions of talks, in their
 // order, to a new store; dir is where its file is created ("" is the
 // system's temporary directory).
-func NewTextStore(dir string, talks []Talk) (*TextStore, error) {
+func NewTextStore(dir string, talks []Talk) *TextStore {
 	s := &TextStore{offs: make([]uint64, 0, 2*len(talks)+1)}
 	var size uint64
 	for i := range talks {
@@ -51,25 +54,31 @@ func NewTextStore(dir string, talks []Talk) (*TextStore, error) {
 		size += uint64(len(talks[i].Description))
 	}
 	s.offs = append(s.offs, size)
-	if size == 0 || size < uint64(MapTextMin) {
-		s.data = make([]byte, 0, size)
-		for i := range talks {
-			s.data = append(s.data, talks[i].Abstract...)
-			s.data = append(s.data, talks[i].Description...)
+	if size > 0 && size >= uint64(MapTextMin) {
+		// A temporary directory that cannot take the file (full, read
+		// only) costs memory, not the start: the texts stay on the heap,
+		// as a small corpus's do, and MapErr says why.
+		data, err := mapTexts(dir, talks, size)
+		if err == nil {
+			s.data, s.mapped = data, true
+			return s
 		}
-		return s, nil
+		s.MapErr = fmt.Errorf("talk texts kept on the heap: %w", err)
 	}
-	data, err := mapTexts(dir, talks, size)
-	if err != nil {
-		return nil, fmt.Errorf("talk texts: %w", err)
+	s.data = make([]byte, 0, size)
+	for i := range talks {
+		s.data = append(s.data, talks[i].Abstract...)
+		s.data = append(s.data, talks[i].Description...)
 	}
-	s.data, s.mapped = data, true
-	return s, nil
+	return s
 }
 
 // mapTexts writes the texts to an unlinked temporary file of size bytes
 // and maps it.
 func mapTexts(dir string, talks []Talk, size uint64) ([]byte, error) {
+	if uint64(int(size)) != size {
+		return nil, errors.New("too large to map")
+	}
 	f, err := os.CreateTemp(dir, "talksearch-texts-")
 	if err != nil {
 		return nil, err
@@ -85,9 +94,6 @@ func mapTexts(dir string, talks []Talk, size uint64) ([]byte, error) {
 	}
 	if err := w.Flush(); err != nil {
 		return nil, err
-	}
-	if uint64(int(size)) != size {
-		return nil, errors.New("too large to map")
 	}
 	return unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
 }

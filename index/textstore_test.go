@@ -2,6 +2,8 @@ package index
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,10 +37,7 @@ func checkTexts(t *testing.T, s *TextStore) {
 }
 
 func TestTextStoreOnHeap(t *testing.T) {
-	s, err := NewTextStore(t.TempDir(), textTalks)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := NewTextStore(t.TempDir(), textTalks)
 	if s.mapped {
 		t.Fatal("a few bytes of text were mapped from a file")
 	}
@@ -55,12 +54,9 @@ func TestTextStoreMapped(t *testing.T) {
 	defer func(n int) { MapTextMin = n }(MapTextMin)
 	MapTextMin = 1
 	dir := t.TempDir()
-	s, err := NewTextStore(dir, textTalks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !s.mapped {
-		t.Fatal("texts past MapTextMin are not mapped")
+	s := NewTextStore(dir, textTalks)
+	if !s.mapped || s.MapErr != nil {
+		t.Fatalf("texts past MapTextMin are not mapped (%v)", s.MapErr)
 	}
 	if left, err := os.ReadDir(dir); err != nil || len(left) != 0 {
 		t.Fatalf("the store left %d files in its directory (%v)", len(left), err)
@@ -81,15 +77,28 @@ func TestTextStoreMapped(t *testing.T) {
 func TestTextStoreEmpty(t *testing.T) {
 	defer func(n int) { MapTextMin = n }(MapTextMin)
 	MapTextMin = 0
-	s, err := NewTextStore(t.TempDir(), []Talk{{ID: "x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.mapped {
-		t.Error("no text at all was mapped from a file")
+	s := NewTextStore(t.TempDir(), []Talk{{ID: "x"}})
+	if s.mapped || s.MapErr != nil {
+		t.Errorf("no text at all was mapped from a file, or tried (%v)", s.MapErr)
 	}
 	if s.Abstract(0) != "" || s.Description(0) != "" {
 		t.Errorf("texts of a talk without any: %q, %q", s.Abstract(0), s.Description(0))
 	}
 	s.Close()
+}
+
+// TestTextStoreUnwritableDirectory: a temporary directory that cannot take
+// the file keeps the texts on the heap, whole, and says why.
+func TestTextStoreUnwritableDirectory(t *testing.T) {
+	defer func(n int) { MapTextMin = n }(MapTextMin)
+	MapTextMin = 1
+	s := NewTextStore(filepath.Join(t.TempDir(), "missing"), textTalks)
+	defer s.Close()
+	if s.mapped || s.MapErr == nil {
+		t.Fatalf("mapped %v, MapErr %v: want the heap and the reason", s.mapped, s.MapErr)
+	}
+	if !strings.Contains(s.MapErr.Error(), "missing") {
+		t.Errorf("MapErr %q does not name the directory", s.MapErr)
+	}
+	checkTexts(t, s)
 }

@@ -418,10 +418,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		seen[name] = map[string]bool{}
 	}
 	shown := newShownValues()
-	if s.texts, err = index.NewTextStore("", talks); err != nil {
-		idx.Close()
-		return nil, err
-	}
+	s.texts = index.NewTextStore("", talks)
 	slim := make([]index.Talk, len(talks))
 	for i := range talks {
 		t := &slim[i]
