@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -100,6 +102,49 @@ func BenchmarkSearch(b *testing.B) {
 			})
 		})
 	}
+	// What `loadgen --distinct` sends: two or three words of the
+	// attendees' queries, one misspelt now and then, so no cache helps.
+	b.Run("distinct", func(b *testing.B) {
+		e, err := NewWithOptions(c.Talks, Options{CacheSize: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer e.Close()
+		reqs := distinctRequests(500)
+		ctx := context.Background()
+		runTimed(b, len(reqs), func(i int) error {
+			_, err := e.Search(ctx, reqs[i])
+			return err
+		})
+	})
+}
+
+// distinctRequests makes n queries of two or three words of benchRequests'
+// queries, the first misspelt (two letters swapped) in a third of them,
+// the same every run.
+func distinctRequests(n int) []Request {
+	var words []string
+	for _, r := range benchRequests {
+		for _, w := range strings.Fields(r.Query) {
+			if w = strings.Trim(w, `"+-:()`); len(w) > 1 && !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	out := make([]Request, n)
+	for i := range out {
+		ws := make([]string, 2+r.IntN(2))
+		for j := range ws {
+			ws[j] = words[r.IntN(len(words))]
+		}
+		if w := ws[0]; r.IntN(3) == 0 && len(w) > 3 {
+			k := r.IntN(len(w) - 1)
+			ws[0] = w[:k] + string(w[k+1]) + string(w[k]) + w[k+2:]
+		}
+		out[i] = Request{Query: strings.Join(ws, " ")}
+	}
+	return out
 }
 
 // BenchmarkRelated: the related talks of one talk computed from scratch
