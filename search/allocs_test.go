@@ -30,10 +30,10 @@ func TestSearchAllocations(t *testing.T) {
 		req Request
 		max float64
 	}{
-		{Request{Query: "KV cache"}, 1140},
-		{Request{Query: "Monrach"}, 290},
-		{Request{Query: "how do I run PyTorch in the browser"}, 1430},
-		{Request{Query: "inference", Tracks: []string{"Inference & Production"}}, 400},
+		{Request{Query: "KV cache"}, 740},
+		{Request{Query: "Monrach"}, 240},
+		{Request{Query: "how do I run PyTorch in the browser"}, 1030},
+		{Request{Query: "inference", Tracks: []string{"Inference & Production"}}, 320},
 		{Request{}, 30},
 	} {
 		got := testing.AllocsPerRun(50, func() {

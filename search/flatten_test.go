@@ -42,6 +42,43 @@ func TestFlatScoresAreBlevesScores(t *testing.T) {
 	}
 }
 
+// TestMemoScoresAreBlevesScores: a one pass reads its terms' postings from
+// the memo (scan's memo.go) rather than the segment; for the plans of the
+// bench requests, distinct queries, hostile queries and every word of the
+// seeds' titles, on the seeds (one pass) and on a synthetic corpus with
+// postings of several chunks, its searcher finds what the segment's
+// finds, with the same scores to the bit and matched words.
+func TestMemoScoresAreBlevesScores(t *testing.T) {
+	ctx := context.Background()
+	e, _ := seedEngine(t)
+	var texts []string
+	for _, r := range benchRequests {
+		texts = append(texts, r.Query)
+	}
+	for _, r := range distinctRequests(200) {
+		texts = append(texts, r.Query)
+	}
+	texts = append(texts, hostileAndTitleWords(t, 5)...)
+	for _, s := range []*snapshot{e.snap.Load(), syntheticScanned(t)} {
+		queries, matches := 0, 0
+		for _, text := range texts {
+			pl := s.compile(syntax.Parse(text))
+			if pl.q == nil {
+				continue
+			}
+			n, err := s.scan.VerifyMemo(s.withBM25(ctx), pl.q)
+			if err != nil {
+				t.Fatalf("%d talks, %q: %v", len(s.docs), text, err)
+			}
+			queries++
+			matches += n
+		}
+		if queries < len(texts)*3/4 || matches < 20*queries {
+			t.Errorf("%d talks: %d of %d queries compared, %d matches: want most, 20 a query", len(s.docs), queries, len(texts), matches)
+		}
+	}
+}
+
 // hostileAndTitleWords are three hostile queries of each shape (generated
 // from seed) and every word of the seeds' titles.
 func hostileAndTitleWords(t *testing.T, seed uint64) []string {

@@ -61,6 +61,8 @@ type Index struct {
 	phrases map[string]*knownPhrase
 	// knownQueries are the phrases KnowPhrases was given.
 	knownQueries []Phrase
+	// memo keeps the postings the one passes read (memo.go).
+	memo memo
 }
 
 // Options tune an Index; the zero value is the default. They exist for
@@ -402,7 +404,7 @@ func growPool(p *bsearch.DocumentMatchPool) *bsearch.DocumentMatch {
 func (sc *Index) Located(ctx context.Context, q query.Query, clauses []ranking.Clause, keep func(n uint64) bool) ([]Match, error) {
 	f := ranking.NewFactors(clauses)
 	ctx = sc.scoringContext(ctx)
-	searcher, err := sc.searcher(ctx, q, bsearch.SearcherOptions{IncludeTermVectors: true})
+	searcher, err := flat(q).Searcher(ctx, sc.memoizing(), sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: true})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

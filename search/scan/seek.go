@@ -168,14 +168,7 @@ func (t *seekTermReader) doc(p segment.Posting, err error, pre *bleveidx.TermFie
 	}
 	if t.vectors {
 		locs := p.Locations()
-		if cap(rv.Vectors) < len(locs) {
-			rv.Vectors = make([]*bleveidx.TermFieldVector, len(locs))
-			backing := make([]bleveidx.TermFieldVector, len(locs))
-			for i := range backing {
-				rv.Vectors[i] = &backing[i]
-			}
-		}
-		rv.Vectors = rv.Vectors[:len(locs)]
+		rv.Vectors = sizedVectors(rv.Vectors, len(locs))
 		for i, l := range locs {
 			*rv.Vectors[i] = bleveidx.TermFieldVector{
 				Start: l.Start(), End: l.End(), Pos: l.Pos(), ArrayPositions: l.ArrayPositions(), Field: l.Field(),
@@ -183,6 +176,19 @@ func (t *seekTermReader) doc(p segment.Posting, err error, pre *bleveidx.TermFie
 		}
 	}
 	return rv, nil
+}
+
+// sizedVectors is vs with room for n vectors, each pointing at its own,
+// as scorch's reader sizes a TermFieldDoc's: reused when vs holds enough.
+func sizedVectors(vs []*bleveidx.TermFieldVector, n int) []*bleveidx.TermFieldVector {
+	if cap(vs) < n {
+		vs = make([]*bleveidx.TermFieldVector, n)
+		backing := make([]bleveidx.TermFieldVector, n)
+		for i := range backing {
+			vs[i] = &backing[i]
+		}
+	}
+	return vs[:n]
 }
 
 func (t *seekTermReader) Count() uint64 { return t.pl.Count() }

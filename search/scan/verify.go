@@ -144,11 +144,41 @@ func (sc *Index) VerifyFlat(ctx context.Context, q query.Query) (flattened bool,
 	return flattened, matches, nil
 }
 
+// VerifyMemo compares q's searcher over the memo's term readers (the one
+// pass's, memo.go) with its searcher over scorch's, with and without term
+// vectors, twice (the first reads the postings into the memo, the second
+// from it): the same talks, scores to the bit, weight and matched words
+// with their offsets. It returns how many matches it compared.
+func (sc *Index) VerifyMemo(ctx context.Context, q query.Query) (int, error) {
+	fq := flat(q)
+	matches := 0
+	for _, vectors := range []bool{false, true, true, false} {
+		want, err := sc.searchAllOf(ctx, sc.reader, fq, vectors)
+		if err != nil {
+			return matches, err
+		}
+		got, err := sc.searchAllOf(ctx, sc.memoizing(), fq, vectors)
+		if err != nil {
+			return matches, err
+		}
+		if got != want {
+			return matches, fmt.Errorf("term vectors %v: from the memo\n%s\nfrom the segment\n%s", vectors, got, want)
+		}
+		matches += strings.Count(want, "\n")
+	}
+	return matches, nil
+}
+
 // searchAll is every match of q's searcher, one a line: document, score
 // (its bits) and matched words, then the searcher's weight.
 func (sc *Index) searchAll(ctx context.Context, q query.Query, vectors bool) (string, error) {
+	return sc.searchAllOf(ctx, sc.reader, q, vectors)
+}
+
+// searchAllOf is searchAll with q's searcher over r.
+func (sc *Index) searchAllOf(ctx context.Context, r bleveidx.IndexReader, q query.Query, vectors bool) (string, error) {
 	ctx = sc.scoringContext(ctx)
-	searcher, err := q.Searcher(ctx, sc.reader, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: vectors})
+	searcher, err := q.Searcher(ctx, r, sc.mapping, bsearch.SearcherOptions{IncludeTermVectors: vectors})
 	if err != nil {
 		return "", err
 	}
@@ -166,7 +196,7 @@ func (sc *Index) searchAll(ctx context.Context, q query.Query, vectors bool) (st
 		n, _ := docNumber(dm.IndexInternalID)
 		fmt.Fprintf(&b, "%d %x", n, math.Float64bits(dm.Score))
 		for _, l := range dm.FieldTermLocations {
-			fmt.Fprintf(&b, " %s:%s@%d", l.Field, l.Term, l.Location.Pos)
+			fmt.Fprintf(&b, " %s:%s@%d:%d-%d%v", l.Field, l.Term, l.Location.Pos, l.Location.Start, l.Location.End, l.Location.ArrayPositions)
 		}
 		b.WriteByte('\n')
 		sctx.DocumentMatchPool.Put(dm)
