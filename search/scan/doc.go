@@ -5,9 +5,10 @@
 // An Index is one fixed reader of an index, numbered: matches are talks by
 // internal document number, and the engine keeps what each number is. A
 // small corpus is searched in one pass of the query's Bleve searcher that
-// keeps the positions of the matched words (Located). A large one is
-// scanned (Matches): a query of conjunctions, disjunctions, terms and
-// phrases is evaluated a term at a time over the segment's postings
+// keeps the positions of the matched words (Located), its term readers
+// reading each term's postings decoded once per Index (memo.go). A large
+// one is scanned (Matches): a query of conjunctions, disjunctions, terms
+// and phrases is evaluated a term at a time over the segment's postings
 // (tree.go), Bleve's scores to the bit; the clauses each talk matches come
 // from the term dictionaries as bitmaps (masks.go); the thesaurus's phrases
 // are read once per index (KnowPhrases); the scan is split by document

@@ -23,8 +23,8 @@ import (
 // so the same matches and scores to the bit.
 
 // maxMemoLocations bounds the word positions the memo keeps, across terms
-// (16 bytes each, with their postings' 24): every term of a corpus of a
-// couple of thousand talks fits; past it terms are read from the segment.
+// (12 bytes each, and 28 a posting): every term of a corpus of a couple of
+// thousand talks fits; past it terms are read from the segment.
 const maxMemoLocations = 1 << 21
 
 // memo is the Index's decoded postings, by field and term. A term read
@@ -54,10 +54,7 @@ type memoPostings struct {
 
 // memoLocation is one position of a term: its token position and byte
 // offsets, each of which fits 32 bits in a talk (memoize checks).
-type memoLocation struct {
-	pos, start, end uint32
-	_               uint32
-}
+type memoLocation struct{ pos, start, end uint32 }
 
 // memoReader is the Index's reader with term field readers from the memo;
 // every other read goes to the Index's reader.

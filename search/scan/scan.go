@@ -400,7 +400,7 @@ func growPool(p *bsearch.DocumentMatchPool) *bsearch.DocumentMatch {
 // matched words, in document order. This is the one pass of a small
 // corpus: what a Bleve search of as many hits as talks gives, without its
 // collector (a heap of every hit, each hit's external id read from the
-// index).
+// index), and with its terms' postings read from the memo (memo.go).
 func (sc *Index) Located(ctx context.Context, q query.Query, clauses []ranking.Clause, keep func(n uint64) bool) ([]Match, error) {
 	f := ranking.NewFactors(clauses)
 	ctx = sc.scoringContext(ctx)
