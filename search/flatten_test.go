@@ -2,8 +2,12 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -75,6 +79,58 @@ func TestMemoScoresAreBlevesScores(t *testing.T) {
 		}
 		if queries < len(texts)*3/4 || matches < 20*queries {
 			t.Errorf("%d talks: %d of %d queries compared, %d matches: want most, 20 a query", len(s.docs), queries, len(texts), matches)
+		}
+	}
+}
+
+// TestMemoFilledConcurrently: searches that fill an engine's memo at once
+// (four goroutines over the same distinct queries, in different orders,
+// on a new engine) answer what one search after another does on another
+// new engine: the same talks, scores and highlights. Under the race
+// detector it also checks the memo's locking.
+func TestMemoFilledConcurrently(t *testing.T) {
+	_, c := seedEngine(t)
+	reqs := distinctRequests(150)
+	answers := func(e *Engine, order []int) []string {
+		out := make([]string, len(reqs))
+		for _, i := range order {
+			res, err := e.Search(context.Background(), reqs[i])
+			if err != nil {
+				t.Error(err)
+				return out
+			}
+			out[i] = fmt.Sprintf("%d %+v", res.Total, res.Hits)
+		}
+		return out
+	}
+	order := make([]int, len(reqs))
+	for i := range order {
+		order[i] = i
+	}
+	seq, err := NewWithOptions(c.Talks, Options{CacheSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seq.Close()
+	want := answers(seq, order)
+	e, err := NewWithOptions(c.Talks, Options{CacheSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	got := make([][]string, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		o := slices.Clone(order)
+		rand.New(rand.NewPCG(uint64(g), 9)).Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
+		wg.Go(func() { got[g] = answers(e, o) })
+	}
+	wg.Wait()
+	for g := range got {
+		for i := range reqs {
+			if got[g][i] != want[i] {
+				t.Fatalf("goroutine %d, %q: concurrently\n%s\none after another\n%s", g, reqs[i].Query, got[g][i], want[i])
+			}
 		}
 	}
 }
