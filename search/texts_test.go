@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -73,5 +74,59 @@ func TestTextsOffTheDocs(t *testing.T) {
 		if d.Abstract != want[d.ID].Abstract {
 			t.Fatalf("Talk(%s)'s abstract changed once the engine was closed", d.ID)
 		}
+	}
+}
+
+// TestListingIsTheDocsTalks: Listing is every talk in Talks's order with
+// the same fields but no texts, the very talks the docs point to (one
+// copy, whoever lists them), and Texts reads each talk's texts by id.
+func TestListingIsTheDocsTalks(t *testing.T) {
+	_, c := seedEngine(t)
+	corpus := slices.Clone(c.Talks)
+	corpus[1].Description = "A description only this talk has."
+	e, err := NewWithOptions(corpus, Options{CacheSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	whole, listed := e.Talks(), e.Listing()
+	if len(listed) != len(corpus) || len(whole) != len(corpus) {
+		t.Fatalf("Listing %d talks, Talks %d, want %d", len(listed), len(whole), len(corpus))
+	}
+	if again := e.Listing(); &again[0] != &listed[0] {
+		t.Error("a second Listing is another copy of the talks")
+	}
+	s := e.snap.Load()
+	ids := make([]string, len(listed))
+	for i := range listed {
+		tk := &listed[i]
+		ids[i] = tk.ID
+		if s.byTime[i].talk != tk {
+			t.Fatalf("listed talk %d (%s) is not the doc's talk", i, tk.ID)
+		}
+		if tk.Abstract != "" || tk.Description != "" {
+			t.Fatalf("listed talk %s keeps its texts", tk.ID)
+		}
+		w := whole[i]
+		w.Abstract, w.Description = "", ""
+		if !reflect.DeepEqual(*tk, w) {
+			t.Fatalf("listed talk %d: %+v, want %+v", i, *tk, w)
+		}
+	}
+	texts := e.Texts(append(ids, "no-such-talk"))
+	if len(texts) != len(ids)+1 || texts[len(ids)] != (Texts{}) {
+		t.Fatalf("Texts of %d ids and an unknown one: %d, last %+v", len(ids), len(texts), texts[len(texts)-1])
+	}
+	described := 0
+	for i, w := range whole {
+		if texts[i].Abstract != w.Abstract || texts[i].Description != w.Description {
+			t.Errorf("Texts of %s: %+v, want %q, %q", w.ID, texts[i], w.Abstract, w.Description)
+		}
+		if texts[i].Description != "" {
+			described++
+		}
+	}
+	if described != 1 {
+		t.Errorf("%d talks with a description, want 1", described)
 	}
 }
