@@ -505,12 +505,14 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	}
 	sort.SliceStable(s.byTime, func(i, j int) bool { return timeLess(s.byTime[i].talk, s.byTime[j].talk) })
 	// The talks are laid out again in schedule order, in one array that
-	// Listing hands out as it is: a server's pages list them without a
-	// copy of their own.
+	// Listing hands out as it is (a server's pages list them without a
+	// copy of their own), sharing the values they repeat.
 	s.listing = make([]index.Talk, len(s.byTime))
+	sh := newSharer()
 	for i, d := range s.byTime {
 		d.ord = i
 		s.listing[i] = *d.talk
+		sh.share(&s.listing[i])
 		d.talk = &s.listing[i]
 	}
 	// Newest first means the newest edition first; within one edition the

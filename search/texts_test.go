@@ -2,9 +2,13 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/talksearch/talksearch/index"
 )
@@ -96,6 +100,10 @@ func TestListingIsTheDocsTalks(t *testing.T) {
 	if again := e.Listing(); &again[0] != &listed[0] {
 		t.Error("a second Listing is another copy of the talks")
 	}
+	given := map[string]index.Talk{}
+	for _, tk := range corpus {
+		given[tk.ID] = tk
+	}
 	s := e.snap.Load()
 	ids := make([]string, len(listed))
 	for i := range listed {
@@ -107,10 +115,13 @@ func TestListingIsTheDocsTalks(t *testing.T) {
 		if tk.Abstract != "" || tk.Description != "" {
 			t.Fatalf("listed talk %s keeps its texts", tk.ID)
 		}
-		w := whole[i]
+		if whole[i].ID != tk.ID {
+			t.Fatalf("listed talk %d is %s, Talks's %s", i, tk.ID, whole[i].ID)
+		}
+		w := given[tk.ID]
 		w.Abstract, w.Description = "", ""
 		if !reflect.DeepEqual(*tk, w) {
-			t.Fatalf("listed talk %d: %+v, want %+v", i, *tk, w)
+			t.Fatalf("listed talk %d: %+v, want the talk given %+v", i, *tk, w)
 		}
 	}
 	texts := e.Texts(append(ids, "no-such-talk"))
@@ -128,5 +139,75 @@ func TestListingIsTheDocsTalks(t *testing.T) {
 	}
 	if described != 1 {
 		t.Errorf("%d talks with a description, want 1", described)
+	}
+}
+
+// TestListingSharesRepeatedValues: talks read apart (each value its own
+// copy, as a JSON Lines file gives them) share their equal tracks, rooms,
+// times, seed files and speakers once listed, with every field as given.
+func TestListingSharesRepeatedValues(t *testing.T) {
+	start := time.Date(2026, 4, 8, 10, 0, 0, 0, time.FixedZone("", 2*3600))
+	var corpus []index.Talk
+	for i, title := range []string{"Replication lag in practice", "Logical replication slots", "Vacuum tuning"} {
+		st, end := start, start.Add(30*time.Minute)
+		corpus = append(corpus, index.Talk{
+			ID: fmt.Sprintf("talk-%d", i), Title: title, Kind: index.Kind(strings.Clone("talk")),
+			Conference: index.Conference{ID: strings.Clone("pgconf"), Name: strings.Clone("PGConf")},
+			Track:      strings.Clone("Databases"), Room: strings.Clone(fmt.Sprintf("Room %d", i%2)),
+			Start: &st, End: &end, Scheduled: true, TimeZone: strings.Clone("Europe/Brussels"),
+			Speakers: []index.Speaker{{Name: strings.Clone("Ada Lovelace"), Affiliation: strings.Clone("Postgres")}},
+			Sources:  []string{strings.Clone("pgconf.xml")},
+			Abstract: "About " + title,
+		})
+	}
+	e, err := New(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	l := e.Listing()
+	if len(l) != 3 {
+		t.Fatalf("%d talks listed, want 3", len(l))
+	}
+	same := func(what string, a, b string) {
+		t.Helper()
+		if a != b || unsafe.StringData(a) != unsafe.StringData(b) {
+			t.Errorf("%s: %q and %q are two copies", what, a, b)
+		}
+	}
+	for _, b := range l[1:] {
+		a := l[0]
+		same("track", a.Track, b.Track)
+		same("conference", a.Conference.Name, b.Conference.Name)
+		same("zone", a.TimeZone, b.TimeZone)
+		same("kind", string(a.Kind), string(b.Kind))
+		same("speaker", a.Speakers[0].Name, b.Speakers[0].Name)
+		same("affiliation", a.Speakers[0].Affiliation, b.Speakers[0].Affiliation)
+		if &a.Speakers[0] != &b.Speakers[0] {
+			t.Errorf("%s and %s: one speaker, two lists", a.ID, b.ID)
+		}
+		if a.Start != b.Start || a.End != b.End {
+			t.Errorf("%s and %s: one slot, two copies of its times", a.ID, b.ID)
+		}
+		if &a.Sources[0] != &b.Sources[0] {
+			t.Errorf("%s and %s: one seed file, two lists", a.ID, b.ID)
+		}
+	}
+	// Schedule order: one start, then the titles; rooms 1, 0, 0.
+	same("room", l[1].Room, l[2].Room)
+	if l[0].Room == l[1].Room {
+		t.Errorf("rooms %q and %q: want the two rooms given", l[0].Room, l[1].Room)
+	}
+	for _, tk := range l {
+		var w index.Talk
+		for _, c := range corpus {
+			if c.ID == tk.ID {
+				w = c
+			}
+		}
+		w.Abstract = ""
+		if !reflect.DeepEqual(tk, w) {
+			t.Errorf("listed %+v, want %+v", tk, w)
+		}
 	}
 }
