@@ -763,7 +763,7 @@ func (s *snapshot) release() {
 }
 
 // closeIndex closes the scan's reader, then the index it reads, and
-// unmaps the talks' texts.
+// closes the talks' texts.
 func (s *snapshot) closeIndex() {
 	if s.scan != nil {
 		s.scan.Close()

@@ -14,11 +14,11 @@ import (
 )
 
 // TestTextsOffTheDocs: the docs keep no abstract or description; the talk
-// page, the corpus and highlights read them from the mapped store, and
-// what they return stays whole once the engine is closed (unmapped).
+// page, the corpus and highlights read them from the store's file, and
+// what they return stays whole once the engine is closed.
 func TestTextsOffTheDocs(t *testing.T) {
-	defer func(n int) { index.MapTextMin = n }(index.MapTextMin)
-	index.MapTextMin = 1 // the seeds' texts are mapped like a large corpus's
+	defer func(n int) { index.FileTextMin = n }(index.FileTextMin)
+	index.FileTextMin = 1 // the seeds' texts are in a file like a large corpus's
 	_, c := seedEngine(t)
 	// The seeds have no description: two talks get one, so that the
 	// store's second text of a talk is read back too.
