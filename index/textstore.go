@@ -2,12 +2,11 @@ package index
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"os"
 	"sync"
-
-	"golang.org/x/sys/unix"
+	"sync/atomic"
+	"unsafe"
 )
 
 // TextStore keeps the long texts of a list of talks, their abstracts and
@@ -16,30 +15,34 @@ import (
 // as strings they are most of a large corpus's heap, which the garbage
 // collector then lets grow to twice their size.
 //
-// The texts are written once to a temporary file that is mapped read-only
-// and unlinked at once: the pages are the kernel's page cache, read into
-// the process only when a text is read, and dropped under memory pressure.
-// Texts too small to be worth a file (MapTextMin) stay in one byte slice.
+// The texts are written once to a temporary file, unlinked at once and
+// read back with pread: they stay in the kernel's page cache, which serves
+// every process and is dropped under memory pressure, and never count in
+// the process's resident memory. (A mapping would: each text read faults
+// in the pages around it, and a talk's related talks read hundreds.)
+// Texts too small to be worth a file (FileTextMin) stay in one byte slice.
 //
 // Every text read is a copy on the Go heap, so what a caller keeps never
-// points into the mapping, and Close may unmap it while results made from
-// it live on. A TextStore is safe for concurrent reads; Close must come
-// after the last read.
+// depends on the file, and Close may close it while results made from it
+// live on. A TextStore is safe for concurrent reads; Close must come after
+// the last read.
 type TextStore struct {
-	data   []byte
-	mapped bool
-	// offs are where each text starts in data, two per talk (abstract,
+	data []byte   // the texts, when not in a file
+	file *os.File // the texts, when in one
+	// offs are where each text starts, two per talk (abstract,
 	// description), then the end of the last one.
 	offs    []uint64
 	closeMu sync.Once
-	// MapErr is why texts large enough to map are on the heap instead
-	// (the temporary file could not be written or mapped); nil otherwise.
-	MapErr error
+	// FileErr is why texts large enough for a file are on the heap
+	// instead (the temporary file could not be written); nil otherwise.
+	FileErr error
+	// readErrs counts the texts the file failed to give back.
+	readErrs atomic.Int64
 }
 
-// MapTextMin is the size of the texts from which a TextStore maps them
-// from a file rather than keeping them on the heap.
-var MapTextMin = 1 << 20
+// FileTextMin is the size of the texts from which a TextStore keeps them
+// in a file rather than on the heap.
+var FileTextMin = 1 << 20
 
 // NewTextStore writes the abstracts and descriptions of talks, in their
 // order, to a new store; dir is where its file is created ("" is the
@@ -54,16 +57,16 @@ func NewTextStore(dir string, talks []Talk) *TextStore {
 		size += uint64(len(talks[i].Description))
 	}
 	s.offs = append(s.offs, size)
-	if size > 0 && size >= uint64(MapTextMin) {
+	if size > 0 && size >= uint64(FileTextMin) {
 		// A temporary directory that cannot take the file (full, read
 		// only) costs memory, not the start: the texts stay on the heap,
-		// as a small corpus's do, and MapErr says why.
-		data, err := mapTexts(dir, talks, size)
+		// as a small corpus's do, and FileErr says why.
+		f, err := writeTexts(dir, talks)
 		if err == nil {
-			s.data, s.mapped = data, true
+			s.file = f
 			return s
 		}
-		s.MapErr = fmt.Errorf("talk texts kept on the heap: %w", err)
+		s.FileErr = fmt.Errorf("talk texts kept on the heap: %w", err)
 	}
 	s.data = make([]byte, 0, size)
 	for i := range talks {
@@ -73,29 +76,26 @@ func NewTextStore(dir string, talks []Talk) *TextStore {
 	return s
 }
 
-// mapTexts writes the texts to an unlinked temporary file of size bytes
-// and maps it.
-func mapTexts(dir string, talks []Talk, size uint64) ([]byte, error) {
-	if uint64(int(size)) != size {
-		return nil, errors.New("too large to map")
-	}
+// writeTexts writes the texts to an unlinked temporary file, open for
+// reading.
+func writeTexts(dir string, talks []Talk) (*os.File, error) {
 	f, err := os.CreateTemp(dir, "talksearch-texts-")
 	if err != nil {
 		return nil, err
 	}
-	// The mapping outlives the name and the descriptor: nothing is left
-	// on disk once the store is closed, or the process ends.
-	defer f.Close()
-	defer os.Remove(f.Name())
+	// The descriptor outlives the name: nothing is left on disk once the
+	// store is closed, or the process ends.
+	os.Remove(f.Name())
 	w := bufio.NewWriterSize(f, 1<<20)
 	for i := range talks {
 		w.WriteString(talks[i].Abstract)
 		w.WriteString(talks[i].Description)
 	}
 	if err := w.Flush(); err != nil {
+		f.Close()
 		return nil, err
 	}
-	return unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	return f, nil
 }
 
 // Len is the number of talks in the store.
@@ -107,21 +107,38 @@ func (s *TextStore) Abstract(i int) string { return s.text(2 * i) }
 // Description is talk i's description.
 func (s *TextStore) Description(i int) string { return s.text(2*i + 1) }
 
+// text is text k, a copy; one the file fails to give back (an I/O error
+// of the temporary directory) is empty, and counted (ReadErrors).
 func (s *TextStore) text(k int) string {
-	return string(s.data[s.offs[k]:s.offs[k+1]]) // a copy
+	from, to := s.offs[k], s.offs[k+1]
+	if s.file == nil {
+		return string(s.data[from:to])
+	}
+	if from == to {
+		return ""
+	}
+	b := make([]byte, to-from)
+	if _, err := s.file.ReadAt(b, int64(from)); err != nil {
+		s.readErrs.Add(1)
+		return ""
+	}
+	return unsafe.String(&b[0], len(b)) // b is this string's alone
 }
+
+// ReadErrors is the number of texts the store's file failed to give back.
+func (s *TextStore) ReadErrors() int64 { return s.readErrs.Load() }
 
 // Fill sets t's abstract and description to those of talk i.
 func (s *TextStore) Fill(i int, t *Talk) {
 	t.Abstract, t.Description = s.Abstract(i), s.Description(i)
 }
 
-// Close unmaps the texts. It is safe to call more than once.
+// Close closes the texts' file. It is safe to call more than once.
 func (s *TextStore) Close() error {
 	var err error
 	s.closeMu.Do(func() {
-		if s.mapped {
-			err = unix.Munmap(s.data)
+		if s.file != nil {
+			err = s.file.Close()
 		}
 		s.data = nil
 	})

@@ -271,6 +271,43 @@ func (e *Engine) Corpus() (generation uint64, talks []index.Talk) {
 	return s.gen, out
 }
 
+// Listing returns every talk of the corpus in schedule order, as Talks
+// does, but without their abstracts and descriptions (Texts reads them),
+// and shared: the slice is the engine's own, the same for every caller of
+// one generation, and must not be modified. Pages that list talks by
+// time, room or speaker need no texts, and a copy of every talk per
+// caller would double the talks' memory.
+func (e *Engine) Listing() []index.Talk {
+	s, done, err := e.acquire()
+	if err != nil {
+		return nil
+	}
+	defer done()
+	return s.listing
+}
+
+// Texts are a talk's long texts, which Listing leaves out.
+type Texts struct {
+	Abstract, Description string
+}
+
+// Texts returns the abstract and description of the talks with ids, in
+// their order; an id the corpus lacks has none.
+func (e *Engine) Texts(ids []string) []Texts {
+	out := make([]Texts, len(ids))
+	s, done, err := e.acquire()
+	if err != nil {
+		return out
+	}
+	defer done()
+	for i, id := range ids {
+		if d, ok := s.byID[id]; ok {
+			out[i] = Texts{s.texts.Abstract(d.text), s.texts.Description(d.text)}
+		}
+	}
+	return out
+}
+
 // full is d's talk with its abstract and description, which d.talk lacks
 // (snapshot.texts): a copy of the caller's.
 func (s *snapshot) full(d *doc) *index.Talk {
@@ -326,7 +363,10 @@ type snapshot struct {
 	// (index.TextStore): the docs' talks are copies without them, so a
 	// large corpus's text is not heap the collector doubles.
 	texts *index.TextStore
-	vocab *vocabulary
+	// listing are the talks without their texts in schedule order, which
+	// the docs' talks point into (Listing).
+	listing []index.Talk
+	vocab   *vocabulary
 	// thesaurus expands query words with synonyms and acronyms; nil
 	// means none.
 	thesaurus *synonyms.Thesaurus
@@ -464,8 +504,16 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		sort.Strings(vs)
 	}
 	sort.SliceStable(s.byTime, func(i, j int) bool { return timeLess(s.byTime[i].talk, s.byTime[j].talk) })
+	// The talks are laid out again in schedule order, in one array that
+	// Listing hands out as it is (a server's pages list them without a
+	// copy of their own), sharing the values they repeat.
+	s.listing = make([]index.Talk, len(s.byTime))
+	sh := newSharer()
 	for i, d := range s.byTime {
 		d.ord = i
+		s.listing[i] = *d.talk
+		sh.share(&s.listing[i])
+		d.talk = &s.listing[i]
 	}
 	// Newest first means the newest edition first; within one edition the
 	// schedule order stays, so a one-conference corpus ranks as before.
@@ -715,7 +763,7 @@ func (s *snapshot) release() {
 }
 
 // closeIndex closes the scan's reader, then the index it reads, and
-// unmaps the talks' texts.
+// closes the talks' texts.
 func (s *snapshot) closeIndex() {
 	if s.scan != nil {
 		s.scan.Close()

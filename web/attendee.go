@@ -418,9 +418,9 @@ func (c *catalog) agenda(ids []string) agenda {
 			a.unknown = append(a.unknown, id)
 		}
 	}
-	for i := range c.talks {
-		if in[c.talks[i].ID] {
-			a.talks = append(a.talks, &c.talks[i])
+	for _, t := range c.talks {
+		if in[t.ID] {
+			a.talks = append(a.talks, t)
 		}
 	}
 	for i, x := range a.talks {

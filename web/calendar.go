@@ -49,7 +49,7 @@ type calendarFile struct {
 func (s *server) calendarStamp() time.Time { return s.opts.Now().UTC().Truncate(time.Second) }
 
 // writeCalendar is the calendar of talks (those not on the schedule are
-// left out: an event needs a time). base is the site's URL for talks that
+// left out: an event needs a time), with their texts (withTexts). base is the site's URL for talks that
 // have no page at their source.
 func (s *server) writeCalendar(f calendarFile, talks []*index.Talk, base string) []byte {
 	cal := ics.NewCalendarFor("talksearch")
@@ -253,7 +253,7 @@ func (s *server) talkCalendar(c *gin.Context, id string) {
 		return
 	}
 	s.answerCalendar(c, "ics talk "+id+" alarm "+strconv.Itoa(alarm), id+".ics", func(ctx context.Context, base string) ([]byte, int, error) {
-		return s.writeCalendar(calendarFile{name: t.Title, alarm: alarm}, []*index.Talk{t}, base), 1, nil
+		return s.writeCalendar(calendarFile{name: t.Title, alarm: alarm}, s.withTexts([]*index.Talk{t}), base), 1, nil
 	})
 }
 
@@ -275,7 +275,7 @@ func (s *server) agendaCalendar(c *gin.Context) {
 	s.answerCalendar(c, key, "agenda.ics", func(ctx context.Context, base string) ([]byte, int, error) {
 		a := s.catalogNow().agenda(ids)
 		f := calendarFile{name: "My agenda", desc: calendarCount(a.talks, len(a.talks)), alarm: alarm}
-		return s.writeCalendar(f, a.talks, base), len(a.talks), nil
+		return s.writeCalendar(f, s.withTexts(a.talks), base), len(a.talks), nil
 	})
 }
 
@@ -345,7 +345,7 @@ func (s *server) searchCalendar(c *gin.Context) {
 		if req.Query != "" {
 			f.name = "Talks for " + req.Query
 		}
-		return s.writeCalendar(f, talks, base), len(talks), nil
+		return s.writeCalendar(f, s.withTexts(talks), base), len(talks), nil
 	})
 }
 

@@ -15,10 +15,12 @@ import (
 // catalog is every talk of one generation, indexed for the attendee views
 // (schedule, now and next, agendas, calendars, speakers), which look talks
 // up by id, day and speaker rather than search them. It is built once per
-// generation from Searcher.Talks and shared read-only.
+// generation from Searcher.Listing and shared read-only: its talks are the
+// engine's, without their abstracts and descriptions (withTexts reads them
+// for the pages that show them), so a large corpus is held once.
 type catalog struct {
 	gen   uint64
-	talks []index.Talk // schedule order
+	talks []*index.Talk // schedule order
 	byID  map[string]*index.Talk
 	// days are the dates with talks, in order, in each talk's own zone.
 	days     []string
@@ -58,19 +60,28 @@ func (s *server) catalogNow() *catalog {
 	}
 	c := s.next.Load()
 	if c == nil || c.gen != gen {
-		c = newCatalog(gen, s.s.Talks(), s.local)
+		c = newCatalog(gen, pointers(s.s.Listing()), s.local)
 	}
 	s.catalog.Store(c)
 	s.next.CompareAndSwap(c, nil)
 	return c
 }
 
-func newCatalog(gen uint64, talks []index.Talk, local func(*index.Talk, time.Time) time.Time) *catalog {
+// pointers are the talks of a listing, which a catalog and its scopes
+// share.
+func pointers(talks []index.Talk) []*index.Talk {
+	out := make([]*index.Talk, len(talks))
+	for i := range talks {
+		out[i] = &talks[i]
+	}
+	return out
+}
+
+func newCatalog(gen uint64, talks []*index.Talk, local func(*index.Talk, time.Time) time.Time) *catalog {
 	c := &catalog{gen: gen, talks: talks, byID: make(map[string]*index.Talk, len(talks)), speakers: map[string]*speakerEntry{},
 		conferences: conferencesOf(talks, local), local: local}
 	days := map[string]bool{}
-	for i := range talks {
-		t := &talks[i]
+	for _, t := range talks {
 		c.byID[t.ID] = t
 		if d := t.Day(); d != "" && !days[d] {
 			days[d] = true
@@ -93,6 +104,25 @@ func newCatalog(gen uint64, talks []index.Talk, local func(*index.Talk, time.Tim
 	}
 	sort.Strings(c.days)
 	return c
+}
+
+// withTexts are copies of talks of the catalog with their abstracts and
+// descriptions, which the catalog does not hold, for the files that carry
+// them (calendars, the frab schedule).
+func (s *server) withTexts(talks []*index.Talk) []*index.Talk {
+	ids := make([]string, len(talks))
+	for i, t := range talks {
+		ids[i] = t.ID
+	}
+	texts := s.s.Texts(ids)
+	out := make([]index.Talk, len(talks))
+	ptrs := make([]*index.Talk, len(talks))
+	for i, t := range talks {
+		out[i] = *t
+		out[i].Abstract, out[i].Description = texts[i].Abstract, texts[i].Description
+		ptrs[i] = &out[i]
+	}
+	return ptrs
 }
 
 func containsFold(list []string, s string) bool {
@@ -125,8 +155,7 @@ func running(t *index.Talk, at time.Time) bool {
 // is free, or the next talk in it is the one held.
 func (c *catalog) nowAndNext(at time.Time) (now, next []*index.Talk) {
 	nextAt := map[string]time.Time{}
-	for i := range c.talks {
-		t := &c.talks[i]
+	for _, t := range c.talks {
 		if t.Start == nil || t.Cancelled {
 			continue
 		}
@@ -137,8 +166,7 @@ func (c *catalog) nowAndNext(at time.Time) (now, next []*index.Talk) {
 			nextAt[t.Room] = *t.Start
 		}
 	}
-	for i := range c.talks {
-		t := &c.talks[i]
+	for _, t := range c.talks {
 		if n, ok := nextAt[t.Room]; ok && t.Start != nil && !t.Cancelled && t.Start.Equal(n) {
 			next = append(next, t)
 		}

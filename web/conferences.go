@@ -69,11 +69,10 @@ func conferenceKey(c index.Conference) string {
 // start, those without a schedule last (by name); a talk that names no
 // conference is of none. local reads a talk's times in its own zone
 // (server.local).
-func conferencesOf(talks []index.Talk, local func(*index.Talk, time.Time) time.Time) []*conference {
+func conferencesOf(talks []*index.Talk, local func(*index.Talk, time.Time) time.Time) []*conference {
 	var out []*conference
 	at := map[string]*conference{}
-	for i := range talks {
-		t := &talks[i]
+	for _, t := range talks {
 		if t.Conference == (index.Conference{}) {
 			continue
 		}
@@ -195,10 +194,10 @@ func (c *catalog) scope(conf *conference) *catalog {
 	if sc, ok := c.scopes[conf.ID]; ok {
 		return sc
 	}
-	var talks []index.Talk
-	for i := range c.talks {
-		if c.talks[i].Conference.ID == conf.ID {
-			talks = append(talks, c.talks[i])
+	var talks []*index.Talk
+	for _, t := range c.talks {
+		if t.Conference.ID == conf.ID {
+			talks = append(talks, t)
 		}
 	}
 	sc := newCatalog(c.gen, talks, c.local)

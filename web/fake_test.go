@@ -226,6 +226,27 @@ func (f *fakeSearcher) Talks() []index.Talk {
 	return out
 }
 
+// Listing is Talks without the abstracts and descriptions, as the
+// engine's.
+func (f *fakeSearcher) Listing() []index.Talk {
+	out := f.Talks()
+	for i := range out {
+		out[i].Abstract, out[i].Description = "", ""
+	}
+	return out
+}
+
+// Texts are the fixed talks' abstracts and descriptions.
+func (f *fakeSearcher) Texts(ids []string) []search.Texts {
+	out := make([]search.Texts, len(ids))
+	for i, id := range ids {
+		if t, ok := fakeTalks[id]; ok {
+			out[i] = search.Texts{Abstract: t.Abstract, Description: t.Description}
+		}
+	}
+	return out
+}
+
 // RelatedToAll suggests the related talks of the agenda's talks that are
 // not in it, as the engine does, without merging scores.
 func (f *fakeSearcher) RelatedToAll(ctx context.Context, ids []string) ([]search.Related, error) {

@@ -325,8 +325,7 @@ func (s *server) scheduleXML(c *gin.Context) {
 	var talks []*index.Talk
 	var conf index.Conference
 	scheduled := 0
-	for i := range cat.talks {
-		t := &cat.talks[i]
+	for _, t := range cat.talks {
 		if t.Conference.ID != id {
 			continue
 		}
@@ -349,7 +348,7 @@ func (s *server) scheduleXML(c *gin.Context) {
 	base := siteBase(c)
 	c.Header("Content-Disposition", fmt.Sprintf("inline; filename=%q", id+".xml"))
 	s.answerGzip(c, "frab "+id+" "+base, typeXML, func(ctx context.Context) ([]byte, int, error) {
-		b, err := writeFrab(conf, talks, s.local, base)
+		b, err := writeFrab(conf, s.withTexts(talks), s.local, base)
 		return b, scheduled, err
 	})
 }

@@ -25,9 +25,17 @@ type Searcher interface {
 	Search(ctx context.Context, r search.Request) (*search.Result, error)
 	Talk(ctx context.Context, id string) (*search.TalkDetail, error)
 	Overlaps(ctx context.Context, min float64) (*overlap.Report, error)
-	// Talks lists every talk in schedule order: the schedule, now and
-	// next, agendas, calendars and speaker pages read it (catalog.go).
+	// Talks lists every talk in schedule order, whole: an upload's
+	// overlap report reads it as its background (organizers.go).
 	Talks() []index.Talk
+	// Listing lists every talk in schedule order without its abstract
+	// and description, shared and read-only: the schedule, now and next,
+	// agendas, calendars and speaker pages read it (catalog.go).
+	Listing() []index.Talk
+	// Texts are the abstracts and descriptions of the talks with ids, in
+	// their order (none for an unknown id): the pages of the catalog's
+	// talks that show them read them here (withTexts).
+	Texts(ids []string) []search.Texts
 	// RelatedToAll suggests talks like a whole agenda, leaving its talks
 	// out; unknown ids are skipped.
 	RelatedToAll(ctx context.Context, ids []string) ([]search.Related, error)

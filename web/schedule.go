@@ -159,8 +159,7 @@ func (s *server) scheduleView(cat *catalog, day string, at time.Time, visitor *t
 	}
 	var talks []*index.Talk
 	perRoom := map[string]int{}
-	for i := range cat.talks {
-		t := &cat.talks[i]
+	for _, t := range cat.talks {
 		if t.Start == nil || t.End == nil || t.Day() != day {
 			continue
 		}

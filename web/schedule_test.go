@@ -34,7 +34,7 @@ func TestScheduleGrid(t *testing.T) {
 		{ID: "u", Title: "Abstract only"},
 	}
 	s := &server{opts: Options{}.withDefaults()}
-	cat := newCatalog(1, talks, s.local)
+	cat := newCatalog(1, pointers(talks), s.local)
 	at := time.Date(2026, 4, 8, 9, 25, 0, 0, cest)
 	v := s.scheduleView(cat, "2026-04-08", at, nil)
 
@@ -121,7 +121,7 @@ func TestScheduleGridCancelled(t *testing.T) {
 		{ID: "off", Title: "Called off", Room: "Hall", Start: &s, End: &e, Scheduled: true, Kind: index.KindTalk, Cancelled: true},
 	}
 	srv := &server{opts: Options{}.withDefaults()}
-	v := srv.scheduleView(newCatalog(1, talks, srv.local), "2026-04-08", s.Add(10*time.Minute), nil)
+	v := srv.scheduleView(newCatalog(1, pointers(talks), srv.local), "2026-04-08", s.Add(10*time.Minute), nil)
 	got := map[string]string{}
 	for _, r := range v.Rows {
 		for _, c := range r.Cells {

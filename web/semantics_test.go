@@ -174,9 +174,14 @@ func (f *rloSearcher) Talk(ctx context.Context, id string) (*search.TalkDetail, 
 
 // Talks are the attendee pages' talks (now, schedule, agenda, speakers),
 // every data-set string behind a right-to-left override.
-func (f *rloSearcher) Talks() []index.Talk {
+func (f *rloSearcher) Talks() []index.Talk { return f.rlo(f.fakeSearcher.Talks()) }
+
+// Listing is Talks without their texts.
+func (f *rloSearcher) Listing() []index.Talk { return f.rlo(f.fakeSearcher.Listing()) }
+
+func (f *rloSearcher) rlo(talks []index.Talk) []index.Talk {
 	var out []index.Talk
-	for _, t := range f.fakeSearcher.Talks() {
+	for _, t := range talks {
 		t.Title, t.Track, t.Room, t.Level = rlo+t.Title, rlo+t.Track, rlo+t.Room, rlo+t.Level
 		var sp []index.Speaker
 		for _, s := range t.Speakers {

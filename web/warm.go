@@ -35,7 +35,7 @@ func (h *Handler) WarmNext(ctx context.Context, next Searcher) error {
 	if gen == 0 {
 		return errors.New("web: warm: the next generation is closed")
 	}
-	c := newCatalog(gen, next.Talks(), h.srv.local)
+	c := newCatalog(gen, pointers(next.Listing()), h.srv.local)
 	warmScopes(c)
 	if err := warmSearch(ctx, next, c); err != nil {
 		return err
@@ -59,7 +59,7 @@ func warmSearch(ctx context.Context, s Searcher, c *catalog) error {
 	if len(c.talks) == 0 {
 		return nil
 	}
-	t := &c.talks[0]
+	t := c.talks[0]
 	q := strings.Join(strings.Fields(t.Title), " ")
 	if r := []rune(q); len(r) > 100 {
 		q = string(r[:100])

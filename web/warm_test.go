@@ -11,15 +11,15 @@ import (
 	"github.com/talksearch/talksearch/index"
 )
 
-// talksCounted counts the calls of Talks, which a catalog is made from.
+// talksCounted counts the calls of Listing, which a catalog is made from.
 type talksCounted struct {
 	*fakeSearcher
 	talks atomic.Int64
 }
 
-func (c *talksCounted) Talks() []index.Talk {
+func (c *talksCounted) Listing() []index.Talk {
 	c.talks.Add(1)
-	return c.fakeSearcher.Talks()
+	return c.fakeSearcher.Listing()
 }
 
 // TestWarmMakesTheFirstRequestsWork: after Warm, the attendee pages of the

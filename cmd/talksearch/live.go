@@ -143,6 +143,18 @@ func (l *live) Talks() []index.Talk {
 	return s.Talks()
 }
 
+func (l *live) Listing() []index.Talk {
+	s := l.acquire()
+	defer s.release()
+	return s.Listing()
+}
+
+func (l *live) Texts(ids []string) []search.Texts {
+	s := l.acquire()
+	defer s.release()
+	return s.Texts(ids)
+}
+
 func (l *live) RelatedToAll(ctx context.Context, ids []string) ([]search.Related, error) {
 	s := l.acquire()
 	defer s.release()

@@ -228,6 +228,10 @@ func serve(ctx context.Context, g *globals, o serveOptions) error {
 		return fmt.Errorf("warm the index: %w", err)
 	}
 	log.Info().Dur("took", time.Since(warmed)).Msg("warm")
+	// The talks as read (the corpus, texts and all) are garbage once the
+	// engine holds its own: returned now, they are not resident while the
+	// server runs.
+	index.ReleaseMemory(len(lv.Listing()))
 	if follow != nil {
 		follow.h = h
 		hlist = append(hlist, follow.watch(ctx, o.poll, hup))
