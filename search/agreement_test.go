@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
@@ -88,5 +89,41 @@ func TestAgreementClauses(t *testing.T) {
 		if len(qs) != tt.want || none != tt.none {
 			t.Errorf("%q: %d agreement clauses, %d match-none; want %d, %d", tt.query, len(qs), none, tt.want, tt.none)
 		}
+	}
+}
+
+// TestCommonWordsClauseWhole: the terms of each common word carry the
+// number of common words, which the disjunction of the common words
+// divides a talk matching one of them by (Bleve applies no boost of a
+// disjunction), so that one common word matched scores its clause whole.
+func TestCommonWordsClauseWhole(t *testing.T) {
+	var talks []index.Talk
+	for i := range 10 {
+		talks = append(talks, index.Talk{ID: fmt.Sprintf("t%d", i), Kind: index.KindTalk,
+			Title: "Open tools for everyone", Abstract: "Every project here is open source."})
+	}
+	talks = append(talks, index.Talk{ID: "rare", Kind: index.KindTalk, Title: "Hardware design", Abstract: "Boards."})
+	e := newEngineT(t, talks, Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if !s.common("open") || !s.common("source") || s.common("hardware") {
+		t.Fatal("want open and source common, hardware not")
+	}
+	// A word's clause is a disjunction over ranking.Fields, the title's
+	// first: its term query.
+	titleTerm := func(clause query.Query) *query.TermQuery {
+		return clause.(*query.DisjunctionQuery).Disjuncts[0].(*query.TermQuery)
+	}
+	alone := titleTerm(s.wordClause([]alternative{{text: "open", weight: 1}}))
+	pl := s.compile(syntax.Parse("open source hardware"))
+	// The common words' clause is the second of the words' disjunction,
+	// open's clause the first of it.
+	words := pl.q.(*query.BooleanQuery).Must.(*query.ConjunctionQuery).Conjuncts[0].(*query.DisjunctionQuery)
+	got := titleTerm(words.Disjuncts[1].(*query.DisjunctionQuery).Disjuncts[0])
+	if got.Term != "open" || got.BoostVal.Value() != 2*alone.BoostVal.Value() {
+		t.Errorf("%s in the common words' clause boosted %v, want twice %v", got.Term, got.BoostVal.Value(), alone.BoostVal.Value())
 	}
 }
