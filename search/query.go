@@ -207,17 +207,20 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 		}
 		var concepts [][]alternative
+		var conceptWeights []float64 // their weights in the coordination
 		for _, p := range parts {
 			clauses = append(clauses, p.q)
 			pl.coord = append(pl.coord, p.coord)
 			if alts, ok := altsOf[p.word]; ok {
 				concepts = append(concepts, alts)
+				conceptWeights = append(conceptWeights, p.coord.Weight)
 			}
 		}
 		if len(commonAlts) > 0 {
 			// The common words, one concept together, as in the
 			// coordination.
 			concepts = append(concepts, commonAlts)
+			conceptWeights = append(conceptWeights, commonWeight)
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
@@ -274,7 +277,8 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		}
 		// After the proximity phrases, which the budget serves first: an
 		// agreement left out is not said, its words ranked as they are.
-		for _, q := range s.agreementClauses(concepts) {
+		agree := s.agreementClauses(concepts)
+		for _, q := range append(agree, s.questionAgreement(p.Words, concepts, conceptWeights)...) {
 			if bud.spend(q) {
 				should = append(should, q)
 			}
