@@ -1,6 +1,8 @@
 package search
 
 import (
+	"strings"
+
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
@@ -61,4 +63,46 @@ func (s *snapshot) agreementClauses(concepts [][]alternative) []query.Query {
 		qs = append(qs, query.NewConjunctionQuery(conj))
 	}
 	return qs
+}
+
+// A question ("how can I speed up my python code", "how do I package
+// software for debian") names what it asks about in the words of the
+// asking: one of its concepts is often incidental ("speed", "package"),
+// and a title rarely holds every concept of a question. For a question of
+// three concepts or more, the talks whose title, or whose abstract, holds
+// every concept but the one of least weight score again, as those holding
+// all of them do. Only for questions: in a list of subjects ("linux audio
+// latency", "arm gpu drivers") each word is part of the topic, and a talk
+// missing one misses part of it.
+
+// questionAgreement are agreementClauses of a question's concepts but the
+// one of least weight (its weight in the coordination, weights[i] for
+// concepts[i]); none unless typed, the words as typed, ask a question of
+// three concepts or more.
+func (s *snapshot) questionAgreement(typed []string, concepts [][]alternative, weights []float64) []query.Query {
+	if len(concepts) < 3 || len(weights) != len(concepts) || !questionShaped(typed) {
+		return nil
+	}
+	least := 0
+	for i, w := range weights {
+		if w < weights[least] {
+			least = i
+		}
+	}
+	rest := make([][]alternative, 0, len(concepts)-1)
+	rest = append(append(rest, concepts[:least]...), concepts[least+1:]...)
+	return s.agreementClauses(rest)
+}
+
+// questionShaped says whether the words as typed ask a question: more
+// than two words, the first an interrogative or an auxiliary ("how",
+// "what", "can", "is").
+func questionShaped(typed []string) bool {
+	return len(typed) > 2 && interrogatives[strings.ToLower(typed[0])]
+}
+
+// interrogatives are the words a question in English starts with.
+var interrogatives = map[string]bool{
+	"how": true, "what": true, "why": true, "where": true, "which": true, "who": true, "when": true,
+	"can": true, "could": true, "should": true, "is": true, "are": true, "does": true, "do": true,
 }

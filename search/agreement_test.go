@@ -3,9 +3,11 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
@@ -88,5 +90,91 @@ func TestAgreementClauses(t *testing.T) {
 		if len(qs) != tt.want || none != tt.none {
 			t.Errorf("%q: %d agreement clauses, %d match-none; want %d, %d", tt.query, len(qs), none, tt.want, tt.none)
 		}
+	}
+}
+
+// TestCommonWordsClauseWhole: the terms of each common word carry the
+// number of common words, which the disjunction of the common words
+// divides a talk matching one of them by (Bleve applies no boost of a
+// disjunction), so that one common word matched scores its clause whole.
+func TestCommonWordsClauseWhole(t *testing.T) {
+	var talks []index.Talk
+	for i := range 10 {
+		talks = append(talks, index.Talk{ID: fmt.Sprintf("t%d", i), Kind: index.KindTalk,
+			Title: "Open tools for everyone", Abstract: "Every project here is open source."})
+	}
+	talks = append(talks, index.Talk{ID: "rare", Kind: index.KindTalk, Title: "Hardware design", Abstract: "Boards."})
+	e := newEngineT(t, talks, Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if !s.common("open") || !s.common("source") || s.common("hardware") {
+		t.Fatal("want open and source common, hardware not")
+	}
+	// A word's clause is a disjunction over ranking.Fields, the title's
+	// first: its term query.
+	titleTerm := func(clause query.Query) *query.TermQuery {
+		return clause.(*query.DisjunctionQuery).Disjuncts[0].(*query.TermQuery)
+	}
+	alone := titleTerm(s.wordClause([]alternative{{text: "open", weight: 1}}))
+	pl := s.compile(syntax.Parse("open source hardware"))
+	// The common words' clause is the second of the words' disjunction,
+	// open's clause the first of it.
+	words := pl.q.(*query.BooleanQuery).Must.(*query.ConjunctionQuery).Conjuncts[0].(*query.DisjunctionQuery)
+	got := titleTerm(words.Disjuncts[1].(*query.DisjunctionQuery).Disjuncts[0])
+	if got.Term != "open" || got.BoostVal.Value() != 2*alone.BoostVal.Value() {
+		t.Errorf("%s in the common words' clause boosted %v, want twice %v", got.Term, got.BoostVal.Value(), alone.BoostVal.Value())
+	}
+}
+
+// TestQuestionAgreement: a question of three concepts gets the agreement
+// of every concept but the one of least weight (two clauses: title and
+// abstract); the same words not asked as a question, or a question of two
+// concepts, get none.
+func TestQuestionAgreement(t *testing.T) {
+	e := newEngineT(t, agreementTalks(), Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	conceptsOf := func(p syntax.Query) ([][]alternative, []float64) {
+		var concepts [][]alternative
+		var weights []float64
+		for _, w := range s.contentWords(p.Words) {
+			alts := s.literal(w, &budget{})
+			concepts = append(concepts, alts)
+			weights = append(weights, s.clauseWeight(alts, len(alts)))
+		}
+		return concepts, weights
+	}
+	for _, tt := range []struct {
+		query string
+		want  int
+	}{
+		{"how do I harden container hosts", 2},
+		{"Is container security hardening hard", 2},
+		{"harden container hosts", 0},
+		{"how do I harden containers", 0},
+	} {
+		p := syntax.Parse(tt.query)
+		concepts, weights := conceptsOf(p)
+		if got := len(s.questionAgreement(p.Words, concepts, weights)); got != tt.want {
+			t.Errorf("%q: %d clauses, want %d", tt.query, got, tt.want)
+		}
+	}
+	// The concept of least weight is left out: the title's clause is a
+	// conjunction of the two others, each its title term.
+	p := syntax.Parse("how do I harden container hosts")
+	concepts, _ := conceptsOf(p)
+	qs := s.questionAgreement(p.Words, concepts, []float64{2, 1, 3})
+	var got []string
+	for _, c := range qs[0].(*query.ConjunctionQuery).Conjuncts {
+		got = append(got, c.(*query.TermQuery).Term)
+	}
+	if want := []string{"harden", "host"}; !slices.Equal(got, want) {
+		t.Errorf("question agreement in the title: %v, want %v", got, want)
 	}
 }

@@ -118,6 +118,15 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonAlts []alternative
 		pl.synonyms = applied
 		byName := speakerShaped(words)
+		// Bleve applies no boost of a disjunction: the clause of the
+		// common words is scaled by the share of them a talk matches
+		// unless their terms carry the number of common words.
+		nCommon := 0
+		for _, w := range words[:min(len(words), maxWordClauses)] {
+			if !allCommon && s.common(w) {
+				nCommon++
+			}
+		}
 		for i, w := range words {
 			if i >= maxWordClauses {
 				bud.plainWords = append(bud.plainWords, words[i:]...)
@@ -173,7 +182,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			alts = distinctAlternatives(append(alts, synAlts[w]...))
 			if s.common(w) && !allCommon {
-				commonClauses = append(commonClauses, bud.spent(s.wordClause(alts)))
+				commonClauses = append(commonClauses, bud.spent(s.scaledWordClause(alts, float64(nCommon))))
 				commonAlts = append(commonAlts, alts...)
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				commonWeight = max(commonWeight, s.clauseWeight(alts, nLiteral))
@@ -198,17 +207,20 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 		}
 		var concepts [][]alternative
+		var conceptWeights []float64 // their weights in the coordination
 		for _, p := range parts {
 			clauses = append(clauses, p.q)
 			pl.coord = append(pl.coord, p.coord)
 			if alts, ok := altsOf[p.word]; ok {
 				concepts = append(concepts, alts)
+				conceptWeights = append(conceptWeights, p.coord.Weight)
 			}
 		}
 		if len(commonAlts) > 0 {
 			// The common words, one concept together, as in the
 			// coordination.
 			concepts = append(concepts, commonAlts)
+			conceptWeights = append(conceptWeights, commonWeight)
 		}
 		if len(commonClauses) > 0 {
 			// Common words ("running", "training") together count as one
@@ -216,9 +228,11 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			// ones is hardly missing anything, and a talk with only
 			// common words still matches. In a large corpus they would
 			// match most of it, which every facet count then pays for:
-			// there they only rank the talks the rarer words find.
+			// there they only rank the talks the rarer words find. A talk
+			// with one of them scores that word's clause whole: each
+			// carries the number of common words (nCommon), which the
+			// disjunction's coordination divides by.
 			cq := query.NewDisjunctionQuery(commonClauses)
-			cq.SetBoost(float64(len(commonClauses)))
 			if s.onePass() {
 				clauses = append(clauses, cq)
 				pl.coord = append(pl.coord, ranking.Clause{Terms: commonTerms, Weight: commonWeight})
@@ -263,7 +277,8 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		}
 		// After the proximity phrases, which the budget serves first: an
 		// agreement left out is not said, its words ranked as they are.
-		for _, q := range s.agreementClauses(concepts) {
+		agree := s.agreementClauses(concepts)
+		for _, q := range append(agree, s.questionAgreement(p.Words, concepts, conceptWeights)...) {
 			if bud.spend(q) {
 				should = append(should, q)
 			}
@@ -460,11 +475,16 @@ func distinctAlternatives(alts []alternative) []alternative {
 // number, so a word with three alternatives weighs what a word without any
 // does (Bleve's coordination factor would otherwise divide it).
 func (s *snapshot) wordClause(alts []alternative) query.Query {
+	return s.scaledWordClause(alts, 1)
+}
+
+// scaledWordClause is wordClause with every boost times scale.
+func (s *snapshot) scaledWordClause(alts []alternative, scale float64) query.Query {
 	perField := make([]query.Query, 0, len(ranking.Fields))
 	for _, fw := range ranking.Fields {
 		qs := make([]query.Query, 0, len(alts))
 		for _, a := range alts {
-			boost := fw.Weight * a.weight * float64(len(alts)) * ranking.FieldCoord()
+			boost := scale * fw.Weight * a.weight * float64(len(alts)) * ranking.FieldCoord()
 			qs = append(qs, s.fieldQuery(fw.Field, a.text, a.phrase, boost))
 		}
 		perField = append(perField, anyOf(qs))
