@@ -98,10 +98,9 @@ func NewThesaurusUsing(talks []index.Talk, terms *analysis.Terms) *Thesaurus {
 // MaxMinedTalks is the most talks the thesaurus's mining reads: a larger
 // corpus mines every MinedStep-th talk, in its order. Acronyms and aliases
 // a corpus writes often enough to trust are in such a sample as well; what
-// mining a whole large corpus costs (its words numbered talk by talk, every
-// text read three times) grows with it, and a build of a million talks
-// paid most of its start there. Every corpus of at most this many talks is
-// mined whole, as before.
+// mining a whole corpus costs (its words numbered talk by talk, every text
+// read three times) grows with it, and was most of a large corpus's start.
+// Every corpus of at most this many talks is mined whole.
 const MaxMinedTalks = 100_000
 
 // MinedStep is the step of the talks mined from a corpus of n talks: 1 up
