@@ -75,7 +75,13 @@ func BuildWithProgress(talks []Talk, p Progress) (bleve.Index, error) {
 // ErrBuildStopped and ctx's cause, once ctx is done: a signal during a
 // server's start need not wait for its whole first build.
 func BuildContext(ctx context.Context, talks []Talk, p Progress) (bleve.Index, error) {
-	if len(talks) > batchSize {
+	return BuildSlim(ctx, Whole(talks), p)
+}
+
+// BuildSlim is BuildContext for a corpus whose texts may be in a store:
+// each batch's talks are made whole only while the batch is indexed.
+func BuildSlim(ctx context.Context, talks Slim, p Progress) (bleve.Index, error) {
+	if talks.Len() > batchSize {
 		return buildMerged(ctx, talks, p)
 	}
 	idx, err := bleve.NewUsing("", NewMapping(), scorch.Name, scorch.Name, nil)
@@ -101,9 +107,9 @@ func BuildContext(ctx context.Context, talks []Talk, p Progress) (bleve.Index, e
 //
 // ctx is looked at before each batch: a batch once started is finished
 // (a half-written batch is no state to leave an index in).
-func indexTalks(ctx context.Context, idx bleve.Index, talks []Talk, p Progress) error {
-	if len(talks) == 0 {
-		return indexBatch(idx, talks, 0)
+func indexTalks(ctx context.Context, idx bleve.Index, talks Slim, p Progress) error {
+	if talks.Len() == 0 {
+		return indexBatch(idx, nil, 0)
 	}
 	var running chan error // the batch in flight before the one just started
 	runningEnd := 0
@@ -112,18 +118,18 @@ func indexTalks(ctx context.Context, idx bleve.Index, talks []Talk, p Progress) 
 			return err
 		}
 		if p != nil {
-			p(runningEnd, len(talks))
+			p(runningEnd, talks.Len())
 		}
 		return nil
 	}
-	for from := 0; from < len(talks); from += batchSize {
+	for from := 0; from < talks.Len(); from += batchSize {
 		if err := stopped(ctx); err != nil {
 			if running != nil {
 				<-running
 			}
 			return err
 		}
-		batch := talks[from:min(from+batchSize, len(talks))]
+		batch := talks.batch(from, min(from+batchSize, talks.Len()))
 		next := make(chan error, 1)
 		go func() { next <- indexBatch(idx, batch, from) }()
 		if running != nil {

@@ -66,7 +66,7 @@ var noBackgroundMerge = map[string]any{
 //
 // A panic of Bleve's on the way (after a failed write: ErrBuildPanic) is
 // an error like the others, and the index is closed.
-func buildOnDisk(ctx context.Context, path string, talks []Talk, p Progress) (docs uint64, err error) {
+func buildOnDisk(ctx context.Context, path string, talks Slim, p Progress) (docs uint64, err error) {
 	var idx bleve.Index // open, to close if Bleve panics
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer recoverBuild(&err, "build index "+path, &idx)
@@ -85,7 +85,7 @@ func buildOnDisk(ctx context.Context, path string, talks []Talk, p Progress) (do
 	if err := stopped(ctx); err != nil {
 		return 0, err
 	}
-	releaseMemory(len(talks))
+	releaseMemory(talks.Len())
 	for range maxMergeRounds {
 		idx, err = bleve.Open(path)
 		if err != nil {
@@ -115,7 +115,7 @@ func buildOnDisk(ctx context.Context, path string, talks []Talk, p Progress) (do
 // files of merged-away segments only some time after the merge, so the
 // index is built beside path and copied into it, which copies the files of
 // its one segment only.
-func buildCompact(ctx context.Context, path string, talks []Talk, p Progress) (docs uint64, err error) {
+func buildCompact(ctx context.Context, path string, talks Slim, p Progress) (docs uint64, err error) {
 	build := path + ".build"
 	defer os.RemoveAll(build)
 	docs, err = buildOnDisk(ctx, build, talks, p)
@@ -273,7 +273,7 @@ func (t *tempIndex) Close() error {
 // buildMerged builds the index of talks in a temporary directory, merged
 // into one segment, and opens it read-only; its directory does not outlive
 // the index.
-func buildMerged(ctx context.Context, talks []Talk, p Progress) (bleve.Index, error) {
+func buildMerged(ctx context.Context, talks Slim, p Progress) (bleve.Index, error) {
 	dir, err := os.MkdirTemp("", "talksearch-index-")
 	if err != nil {
 		return nil, fmt.Errorf("index directory: %w", err)
@@ -288,7 +288,7 @@ func buildMerged(ctx context.Context, talks []Talk, p Progress) (bleve.Index, er
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("open merged index %s: %w", path, err)
 	}
-	releaseMemory(len(talks))
+	releaseMemory(talks.Len())
 	// Open, the index has mapped its files: on Unix they can go now, so a
 	// process that ends without closing the index (a crash, a test) leaves
 	// nothing behind. Where open files cannot be removed, Close does it.

@@ -85,16 +85,27 @@ type entry struct {
 // encoding the slice at once buffers its whole JSON (and up to twice that
 // while the buffer grows) before hashing it, which at 100k talks is a
 // large share of the process's memory.
-func ContentHash(talks []Talk) (string, error) {
+func ContentHash(talks []Talk) (string, error) { return contentHash(Whole(talks)) }
+
+// contentHash is ContentHash of the talks whole: a Slim corpus hashes as
+// the same talks held whole do, so either reuses the other's index.
+func contentHash(talks Slim) (string, error) {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	for i := range talks {
-		if err := enc.Encode(&talks[i]); err != nil {
-			return "", fmt.Errorf("hash talk %s: %w", talks[i].ID, err)
+	var err error
+	talks.Each(func(_ int, t *Talk) {
+		if err != nil {
+			return
 		}
-		if err := enc.Encode(talks[i].ReadFrom); err != nil {
-			return "", fmt.Errorf("hash talk %s: %w", talks[i].ID, err)
+		if err = enc.Encode(t); err == nil {
+			err = enc.Encode(t.ReadFrom)
 		}
+		if err != nil {
+			err = fmt.Errorf("hash talk %s: %w", t.ID, err)
+		}
+	})
+	if err != nil {
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
@@ -125,8 +136,14 @@ func OpenWithProgress(dir string, talks []Talk, p Progress) (bleve.Index, OpenRe
 // OpenContext is OpenWithProgress whose rebuild ends early once ctx is
 // done (see BuildContext), leaving dir as it was.
 func OpenContext(ctx context.Context, dir string, talks []Talk, p Progress) (bleve.Index, OpenReport, error) {
+	return OpenSlim(ctx, dir, Whole(talks), p)
+}
+
+// OpenSlim is OpenContext for a corpus whose texts may be in a store
+// (BuildSlim); it reuses an index built from the same talks whole.
+func OpenSlim(ctx context.Context, dir string, talks Slim, p Progress) (bleve.Index, OpenReport, error) {
 	began := time.Now()
-	st, err := Stage(ctx, dir, talks, p)
+	st, err := stage(ctx, dir, talks, p)
 	if err != nil {
 		return nil, st.Report, err
 	}
@@ -156,6 +173,10 @@ type Staged struct {
 // is left to publish. A build ends early once ctx is done (BuildContext),
 // leaving dir as it was.
 func Stage(ctx context.Context, dir string, talks []Talk, p Progress) (*Staged, error) {
+	return stage(ctx, dir, Whole(talks), p)
+}
+
+func stage(ctx context.Context, dir string, talks Slim, p Progress) (*Staged, error) {
 	began := time.Now()
 	st := &Staged{dir: dir}
 	if !lockedHere(dir) {
@@ -179,7 +200,7 @@ func Stage(ctx context.Context, dir string, talks []Talk, p Progress) (*Staged, 
 	hashed := make(chan struct{})
 	go func() {
 		defer close(hashed)
-		hash, hashErr = ContentHash(talks)
+		hash, hashErr = contentHash(talks)
 	}()
 	idx, path, reason := reuse(dir, func() (string, error) { <-hashed; return hash, hashErr })
 	<-hashed
@@ -315,7 +336,7 @@ func openReadOnly(path string) (bleve.Index, error) {
 // new directory of dir and returns its path. On any error, a failed write
 // (a full or read-only disk, an I/O error) or a panic of Bleve's after one,
 // it removes everything it wrote and leaves the rest of dir as it was.
-func buildPersisted(ctx context.Context, dir string, talks []Talk, hash string, p Progress) (string, error) {
+func buildPersisted(ctx context.Context, dir string, talks Slim, hash string, p Progress) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -325,8 +346,8 @@ func buildPersisted(ctx context.Context, dir string, talks []Talk, hash string, 
 		os.RemoveAll(path)
 		return "", err
 	}
-	m := manifest{MappingVersion: MappingVersion, ContentHash: hash, Docs: docs, Built: time.Now().UTC(), Sources: make(map[string][]string, len(talks))}
-	for _, t := range talks {
+	m := manifest{MappingVersion: MappingVersion, ContentHash: hash, Docs: docs, Built: time.Now().UTC(), Sources: make(map[string][]string, talks.Len())}
+	for _, t := range talks.Talks {
 		m.Sources[t.ID] = t.ReadFrom
 	}
 	if m.Files, err = sumFiles(path); err != nil {

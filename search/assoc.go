@@ -80,23 +80,29 @@ type associate struct {
 // abstract. Terms of fewer than assocMinTalks talks, or common ones, are
 // left out: they associate nothing.
 func newAssocIndex(talks []index.Talk, ts *termStats) *assocIndex {
+	return newAssocIndexOf(index.Whole(talks), ts)
+}
+
+// newAssocIndexOf is newAssocIndex of a corpus whose texts may be in a
+// store (index.Slim).
+func newAssocIndexOf(talks index.Slim, ts *termStats) *assocIndex {
 	df := ts.voc.DF()
 	// A common term ("project", "open": ranking.CommonShare) is associated with
 	// everything and says nothing.
-	maxDF := int32(ranking.CommonShare * float64(len(talks)))
+	maxDF := int32(ranking.CommonShare * float64(talks.Len()))
 	keep := func(id int32) bool {
 		return df[id] >= assocMinTalks && df[id] <= maxDF && termvec.Content(ts.voc.Term(id))
 	}
 	a := &assocIndex{
-		docs:  make([][]int32, len(talks)),
+		docs:  make([][]int32, talks.Len()),
 		posts: make([][]int32, len(df)),
 		cache: newBoundedCache[[]associate](assocCacheSize),
 	}
 	seen := map[int32]bool{}
-	for i := range talks {
+	talks.Each(func(i int, t *index.Talk) {
 		clear(seen)
 		var ids []int32
-		for _, text := range []string{talks[i].Title, talks[i].Abstract} {
+		for _, text := range []string{t.Title, t.Abstract} {
 			for _, term := range ts.terms.Analyze(text) {
 				id, ok := ts.voc.Lookup(term)
 				if !ok || seen[id] || !keep(id) {
@@ -111,7 +117,7 @@ func newAssocIndex(talks []index.Talk, ts *termStats) *assocIndex {
 		for _, id := range ids {
 			a.posts[id] = append(a.posts[id], int32(i))
 		}
-	}
+	})
 	return a
 }
 
@@ -126,14 +132,14 @@ type keptAssoc struct {
 // start on the same index kept them, else mined and kept there: mining
 // reads every talk's text again, which a restart should not. Nil below
 // assocMinTalksMined and above assocMaxTalksMined.
-func (s *snapshot) assocIndexOf(talks []index.Talk, sc *index.Sidecar) *assocIndex {
-	if len(talks) < assocMinTalksMined || len(talks) > assocMaxTalksMined {
+func (s *snapshot) assocIndexOf(talks index.Slim, sc *index.Sidecar) *assocIndex {
+	if talks.Len() < assocMinTalksMined || talks.Len() > assocMaxTalksMined {
 		return nil
 	}
 	var k keptAssoc
 	loadErr := loadKept(sc, keptAssociations, &k)
 	if loadErr == nil {
-		if a, err := k.index(len(talks), len(s.stats.voc.DF())); err == nil {
+		if a, err := k.index(talks.Len(), len(s.stats.voc.DF())); err == nil {
 			s.kept.Loaded = append(s.kept.Loaded, keptAssociations)
 			sort.Strings(s.kept.Loaded)
 			return a
@@ -141,10 +147,10 @@ func (s *snapshot) assocIndexOf(talks []index.Talk, sc *index.Sidecar) *assocInd
 			loadErr = fmt.Errorf("sidecar %s: %w", keptAssociations, err)
 		}
 	}
-	a := newAssocIndex(talks, s.stats)
+	a := newAssocIndexOf(talks, s.stats)
 	s.kept.Derived = append(s.kept.Derived, keptAssociations)
 	sort.Strings(s.kept.Derived)
-	for _, p := range []error{loadErr, saveKept(sc, keptAssociations, keptAssoc{Talks: len(talks), Posts: a.posts})} {
+	for _, p := range []error{loadErr, saveKept(sc, keptAssociations, keptAssoc{Talks: talks.Len(), Posts: a.posts})} {
 		if p != nil && !errors.Is(p, errNotKept) {
 			s.kept.Problems = append(s.kept.Problems, p.Error())
 		}

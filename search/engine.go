@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -64,6 +65,11 @@ type Options struct {
 	// index from index.Open keeps the engine's vocabulary and thesaurus in
 	// its sidecar for the next start (kept.go, Engine.Kept).
 	Index func(talks []index.Talk) (bleve.Index, error)
+	// IndexSlim is Index for a corpus given as an index.Slim (NewSlim,
+	// ReplaceSlim), whose talks lack their texts: index.BuildSlim and
+	// index.OpenSlim read them from its store. nil means index.BuildSlim;
+	// a Slim corpus with its texts in a store needs it when Index is set.
+	IndexSlim func(talks index.Slim) (bleve.Index, error)
 	// OnePassMax is the largest corpus whose searches run in one Bleve
 	// pass that also collects the positions of the matched words for
 	// highlights: cheaper than building the query's searchers a second
@@ -138,10 +144,27 @@ func NewWithOptions(talks []index.Talk, o Options) (*Engine, error) {
 	return e, nil
 }
 
+// NewSlim is NewWithOptions of a corpus whose texts may be in a store
+// (ReplaceSlim).
+func NewSlim(talks index.Slim, o Options) (*Engine, error) {
+	e := &Engine{opts: o.withDefaults()}
+	if err := e.ReplaceSlim(talks); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
 // Replace indexes talks and, once everything is built, makes them the
 // corpus of later calls. On error the engine keeps its current corpus.
-func (e *Engine) Replace(talks []index.Talk) error {
-	s, err := newSnapshot(talks, e.opts)
+func (e *Engine) Replace(talks []index.Talk) error { return e.ReplaceSlim(index.Whole(talks)) }
+
+// ReplaceSlim is Replace of a corpus read as a stream: its talks without
+// their abstracts and descriptions, which are in its store (index.Slim),
+// so that a large corpus is never on the heap whole. The engine owns both
+// from the call on: it keeps the talks as they are and closes the store
+// with the snapshot, or at once on error.
+func (e *Engine) ReplaceSlim(talks index.Slim) error {
+	s, err := newSnapshotOf(talks, e.opts)
 	if err != nil {
 		return fmt.Errorf("search engine: %w", err)
 	}
@@ -426,14 +449,33 @@ type snapshot struct {
 }
 
 func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
-	build := o.Index
-	if build == nil {
-		build = index.Build
+	return newSnapshotOf(index.Whole(talks), o)
+}
+
+// newSnapshotOf builds the snapshot of a corpus whose texts may be in a
+// store (Engine.ReplaceSlim); it closes the store on error.
+func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
+	var (
+		idx bleve.Index
+		err error
+	)
+	switch {
+	case o.IndexSlim != nil:
+		idx, err = o.IndexSlim(corpus)
+	case o.Index != nil && corpus.Texts == nil:
+		idx, err = o.Index(corpus.Talks)
+	case o.Index != nil:
+		err = errors.New("the talks' texts are in a store, which Options.Index cannot read: set Options.IndexSlim")
+	default:
+		idx, err = index.BuildSlim(context.Background(), corpus, nil)
 	}
-	idx, err := build(talks)
 	if err != nil {
+		if corpus.Texts != nil {
+			corpus.Texts.Close()
+		}
 		return nil, fmt.Errorf("build index: %w", err)
 	}
+	talks := corpus.Talks // whole, or without their texts: only the fields beside them are read here
 	s := &snapshot{
 		idx:     idx,
 		opts:    o,
@@ -458,12 +500,19 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 		seen[name] = map[string]bool{}
 	}
 	shown := newShownValues()
-	s.texts = index.NewTextStore("", talks)
-	slim := make([]index.Talk, len(talks))
+	slim := talks
+	if corpus.Texts != nil {
+		s.texts = corpus.Texts
+	} else {
+		s.texts = index.NewTextStore("", talks)
+		slim = make([]index.Talk, len(talks))
+	}
 	for i := range talks {
 		t := &slim[i]
-		*t = talks[i]
-		t.Abstract, t.Description = "", ""
+		if corpus.Texts == nil {
+			*t = talks[i]
+			t.Abstract, t.Description = "", ""
+		}
 		if _, dup := s.byID[t.ID]; dup {
 			s.closeIndex()
 			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
@@ -555,7 +604,7 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 	bm25Done := make(chan struct{})
 	go func() {
 		defer close(bm25Done)
-		s.bm25, bm25Loaded, bm25Problems, bm25Err = bm25Of(idx, talks, s.analyzer, index.SidecarOf(idx))
+		s.bm25, bm25Loaded, bm25Problems, bm25Err = bm25Of(idx, corpus, s.analyzer, index.SidecarOf(idx))
 	}()
 	fail := func(err error) (*snapshot, error) {
 		<-bm25Done
@@ -575,13 +624,13 @@ func newSnapshot(talks []index.Talk, o Options) (*snapshot, error) {
 			relatedDF, _, dictErr = termDict(idx, index.FieldTitle, index.FieldAbstract)
 		}
 	}()
-	s.derive(talks, index.SidecarOf(idx)) // vocab, thesaurus (kept.go)
+	s.derive(corpus, index.SidecarOf(idx)) // vocab, thesaurus (kept.go)
 	if <-dictsDone; dictErr != nil {
 		return fail(dictErr)
 	}
 	s.stats = newTermStats(len(talks), relatedDF, s.terms, s.thesaurus)
 	if assocTerms > 0 {
-		s.assoc = s.assocIndexOf(talks, index.SidecarOf(idx))
+		s.assoc = s.assocIndexOf(corpus, index.SidecarOf(idx))
 	}
 	s.small = len(talks) <= o.OnePassMax
 	talk := func(id string, n uint64) (bool, ranking.Damping) {

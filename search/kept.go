@@ -57,7 +57,7 @@ func (e *Engine) Kept() Kept {
 
 // derive fills the snapshot's vocabulary and thesaurus from sc, when it
 // holds them, or from the talks, the two concurrently.
-func (s *snapshot) derive(talks []index.Talk, sc *index.Sidecar) {
+func (s *snapshot) derive(talks index.Slim, sc *index.Sidecar) {
 	var (
 		wg     sync.WaitGroup
 		mu     sync.Mutex
@@ -89,7 +89,7 @@ func (s *snapshot) derive(talks []index.Talk, sc *index.Sidecar) {
 				loadErr = fmt.Errorf("sidecar %s: %w", keptVocabulary, err)
 			}
 		}
-		s.vocab = newVocabulary(talks)
+		s.vocab = newVocabularyOf(talks)
 		note(keptVocabulary, false, loadErr, saveKept(sc, keptVocabulary, s.vocab.kept()))
 	})
 	if !s.opts.NoSynonyms {
@@ -101,7 +101,7 @@ func (s *snapshot) derive(talks []index.Talk, sc *index.Sidecar) {
 				note(keptThesaurus, true)
 				return
 			}
-			s.thesaurus = synonyms.NewThesaurusUsing(talks, s.terms)
+			s.thesaurus = synonyms.NewThesaurusOf(talks, s.terms)
 			note(keptThesaurus, false, loadErr, saveKept(sc, keptThesaurus, s.thesaurus.Groups()))
 		})
 	}
@@ -114,7 +114,7 @@ func (s *snapshot) derive(talks []index.Talk, sc *index.Sidecar) {
 // bm25Of returns the BM25 statistics sc keeps for these talks, else
 // measures them (ranking.BM25Stats) and keeps them in sc. loaded says
 // which; problems are why a kept copy was not used or could not be kept.
-func bm25Of(idx bleve.Index, talks []index.Talk, an analysis.Analyzer, sc *index.Sidecar) (st *bsearch.BM25Stats, loaded bool, problems []error, err error) {
+func bm25Of(idx bleve.Index, talks index.Slim, an analysis.Analyzer, sc *index.Sidecar) (st *bsearch.BM25Stats, loaded bool, problems []error, err error) {
 	var k bsearch.BM25Stats
 	loadErr := loadKept(sc, keptBM25, &k)
 	if loadErr == nil {
@@ -123,7 +123,7 @@ func bm25Of(idx bleve.Index, talks []index.Talk, an analysis.Analyzer, sc *index
 		}
 		loadErr = fmt.Errorf("sidecar %s: kept for another number of talks", keptBM25)
 	}
-	if st, err = ranking.BM25Stats(idx, talks, an); err != nil {
+	if st, err = ranking.BM25StatsOf(idx, talks, an); err != nil {
 		return nil, false, nil, err
 	}
 	problems = append(problems, loadErr)

@@ -35,17 +35,27 @@ type vocabulary struct {
 	speakers map[string]bool
 }
 
-func newVocabulary(talks []index.Talk) *vocabulary {
+func newVocabulary(talks []index.Talk) *vocabulary { return newVocabularyOf(index.Whole(talks)) }
+
+// newVocabularyOf is newVocabulary of a corpus whose texts may be in a
+// store: every talk is read, so typos are corrected to any word of it.
+func newVocabularyOf(c index.Slim) *vocabulary {
 	v := &vocabulary{df: map[string]int{}, hyphens: map[string]string{}, byLen: map[int][]string{}, runes: map[string][]rune{}, speakers: map[string]bool{}}
 	seen := map[string]bool{}
-	for i := range talks {
-		t := &talks[i]
+	c.Each(func(_ int, t *index.Talk) {
 		clear(seen)
 		add := func(text string) {
 			eachSurfaceWord(text, func(w string) {
 				if !seen[w] {
+					n, known := v.df[w]
+					if !known {
+						// A copy: w may be a substring of a scratch
+						// talk's text (index.Slim.Each), and a word
+						// kept would hold its whole text.
+						w = strings.Clone(w)
+					}
 					seen[w] = true
-					v.df[w]++
+					v.df[w] = n + 1
 				}
 			})
 		}
@@ -62,7 +72,7 @@ func newVocabulary(talks []index.Talk) *vocabulary {
 			add(sp.Affiliation)
 			eachSurfaceWord(sp.Name, func(w string) { v.speakers[w] = true })
 		}
-	}
+	})
 	for w := range v.df {
 		rs := []rune(w)
 		v.runes[w] = rs

@@ -62,7 +62,8 @@ func (v *vocabulary) addHyphenated(text string) {
 		m := lower[start:end]
 		j := strings.ReplaceAll(m, "-", "")
 		if _, ok := v.hyphens[j]; !ok {
-			v.hyphens[j] = m
+			// A copy: text may be a scratch talk's (index.Slim.Each).
+			v.hyphens[j] = strings.Clone(m)
 		}
 		i = end
 	}

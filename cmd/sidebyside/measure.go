@@ -65,22 +65,31 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 		defer pprof.StopCPUProfile()
 	}
 	t0 := time.Now()
-	talks, err := readTalks(cfg.measure)
-	if err != nil {
-		return err
+	var talks index.Slim
+	if cfg.whole {
+		all, err := readTalks(cfg.measure)
+		if err != nil {
+			return err
+		}
+		talks = index.Whole(all)
+	} else {
+		var err error
+		if talks, err = streamTalks(cfg.measure); err != nil {
+			return err
+		}
 	}
 	queries, err := readQueries(cfg.queries)
 	if err != nil {
 		return err
 	}
-	st := stats{Peer: "talksearch", Docs: len(talks), LoadS: round3(time.Since(t0).Seconds())}
+	st := stats{Peer: "talksearch", Docs: talks.Len(), LoadS: round3(time.Since(t0).Seconds())}
 	opts := search.Options{CacheSize: -1}
 	var indexTook time.Duration
 	switch cfg.mode {
 	case "memory":
-		opts.Index = func(ts []index.Talk) (bleve.Index, error) {
+		opts.IndexSlim = func(ts index.Slim) (bleve.Index, error) {
 			t := time.Now()
-			idx, err := index.Build(ts)
+			idx, err := index.BuildSlim(ctx, ts, nil)
 			indexTook = time.Since(t)
 			return idx, err
 		}
@@ -89,8 +98,8 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 		if cfg.mode == "disk-restart" {
 			st.Peer = "talksearch restart"
 		}
-		opts.Index = func(ts []index.Talk) (bleve.Index, error) {
-			idx, rep, err := index.Open(cfg.indexDir, ts)
+		opts.IndexSlim = func(ts index.Slim) (bleve.Index, error) {
+			idx, rep, err := index.OpenSlim(ctx, cfg.indexDir, ts, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -103,7 +112,7 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 		}
 	}
 	t1 := time.Now()
-	e, err := search.NewWithOptions(talks, opts)
+	e, err := search.NewSlim(talks, opts)
 	if err != nil {
 		return err
 	}
@@ -168,17 +177,49 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 	return json.NewEncoder(stdout).Encode(st)
 }
 
+// streamTalks is readTalks keeping each talk without its abstract and
+// description, which go to a store as they are read (index.TextWriter):
+// the corpus is never on the heap whole, as a server's would not be.
+func streamTalks(path string) (index.Slim, error) {
+	w := index.NewTextWriter("")
+	var talks []index.Talk
+	err := eachTalk(path, func(t index.Talk) {
+		w.Add(t.Abstract, t.Description)
+		t.Abstract, t.Description = "", ""
+		talks = append(talks, t)
+	})
+	texts, serr := w.Store()
+	if err == nil {
+		err = serr
+	}
+	if err != nil {
+		if texts != nil {
+			texts.Close()
+		}
+		return index.Slim{}, err
+	}
+	return index.Slim{Talks: talks, Texts: texts}, nil
+}
+
 // readTalks decodes a corpus in talksearch's export format, one index.Talk a
 // line (what `talksearch export` writes and gen_synth.py copies).
 func readTalks(path string) ([]index.Talk, error) {
+	var talks []index.Talk
+	if err := eachTalk(path, func(t index.Talk) { talks = append(talks, t) }); err != nil {
+		return nil, err
+	}
+	return talks, nil
+}
+
+// eachTalk calls fn with each talk of the file in turn.
+func eachTalk(path string, fn func(index.Talk)) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var talks []index.Talk
 	for line := 1; sc.Scan(); line++ {
 		b := sc.Bytes()
 		if len(strings.TrimSpace(string(b))) == 0 {
@@ -186,17 +227,17 @@ func readTalks(path string) ([]index.Talk, error) {
 		}
 		var t index.Talk
 		if err := json.Unmarshal(b, &t); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		if t.ID == "" {
-			return nil, fmt.Errorf("%s:%d: talk without an id", path, line)
+			return fmt.Errorf("%s:%d: talk without an id", path, line)
 		}
-		talks = append(talks, t)
+		fn(t)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return fmt.Errorf("read %s: %w", path, err)
 	}
-	return talks, nil
+	return nil
 }
 
 // readQueries reads one query a line, skipping blank lines and repeats, as

@@ -99,3 +99,42 @@ func TestWriteTable(t *testing.T) {
 		t.Errorf("first line %q", lines[0])
 	}
 }
+
+// TestStreamTalksKeepsNoText: streamed, each talk is kept without its
+// abstract and description, which the store returns at its position, so
+// the talks read whole are the same; a bad line is the same error.
+func TestStreamTalksKeepsNoText(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "talks.jsonl")
+	data := `{"id":"a","title":"One","abstract":"First abstract.","kind":"talk"}` + "\n\n" +
+		`{"id":"b","title":"Two","description":"Only a description.","kind":"talk"}` + "\n" +
+		`{"id":"c","title":"Three","abstract":"Third.","description":"And more.","kind":"talk"}` + "\n"
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := readTalks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := streamTalks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Texts.Close()
+	if c.Len() != 3 || len(whole) != 3 {
+		t.Fatalf("%d talks streamed, %d read whole; want 3", c.Len(), len(whole))
+	}
+	for i := range whole {
+		if c.Talks[i].Abstract != "" || c.Talks[i].Description != "" {
+			t.Errorf("talk %s kept its texts", c.Talks[i].ID)
+		}
+		if d := cmp.Diff(whole[i], c.Talk(i)); d != "" {
+			t.Errorf("talk %d (-whole +streamed):\n%s", i, d)
+		}
+	}
+	if err := os.WriteFile(p, []byte(`{"title":"No id"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := streamTalks(p); err == nil || !strings.Contains(err.Error(), p+":1: talk without an id") {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -35,11 +35,17 @@ const bm25Sample = 2000
 // quotient by that count is the field's mean length in tokens over a
 // sample of the talks. Fields it does not measure keep Bleve's own figure.
 func BM25Stats(idx bleve.Index, talks []index.Talk, an analysis.Analyzer) (*bsearch.BM25Stats, error) {
+	return BM25StatsOf(idx, index.Whole(talks), an)
+}
+
+// BM25StatsOf is BM25Stats of a corpus whose texts may be in a store
+// (index.Slim): only the sampled talks are read whole.
+func BM25StatsOf(idx bleve.Index, talks index.Slim, an analysis.Analyzer) (*bsearch.BM25Stats, error) {
 	n, err := idx.DocCount()
 	if err != nil {
 		return nil, fmt.Errorf("document count: %w", err)
 	}
-	if n == 0 || len(talks) == 0 {
+	if n == 0 || talks.Len() == 0 {
 		// Nothing to measure; statistics without a field's figure would
 		// make Bleve refuse every query of that field.
 		return nil, nil
@@ -56,17 +62,17 @@ func BM25Stats(idx bleve.Index, talks []index.Talk, an analysis.Analyzer) (*bsea
 		{index.FieldTrackText, func(t *index.Talk) string { return t.Track }},
 		{index.FieldRoomText, func(t *index.Talk) string { return t.Room }},
 	}
-	step := max(1, len(talks)/bm25Sample)
+	step := max(1, talks.Len()/bm25Sample)
 	sampled := 0
 	tokens := make([]int, len(fields))
-	for i := 0; i < len(talks); i += step {
+	talks.EachEvery(step, func(_ int, t *index.Talk) {
 		sampled++
 		for k, f := range fields {
-			if s := f.text(&talks[i]); s != "" {
+			if s := f.text(t); s != "" {
 				tokens[k] += len(an.Analyze([]byte(s)))
 			}
 		}
-	}
+	})
 	for k, f := range fields {
 		mean := float64(tokens[k]) / float64(sampled)
 		// Bleve rounds the quotient up; at least 1 keeps BM25 on (a mean

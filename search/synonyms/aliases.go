@@ -71,22 +71,33 @@ var shapeNeeds = [...]struct{ share, lift float64 }{
 }
 
 // MineAliases returns the corpus's aliases (see Aliases above), in the
-// order of their short forms.
+// order of their short forms, mined from the sample of a large corpus
+// that NewThesaurusOf mines (MinedStep).
 func MineAliases(talks []index.Talk) []Alias {
+	c := index.Whole(talks)
+	return mineAliases(c, MinedStep(c.Len()))
+}
+
+// mineAliases is MineAliases of every step-th talk of c.
+func mineAliases(c index.Slim, step int) []Alias {
 	// Words are numbered: a corpus of ten thousand talks has a million
 	// pairs of words to weigh, too many to key by strings.
 	ids := map[string]int32{"": 0}
 	words := []string{""}
-	var humps [][]string                // a CamelCase word's parts, lower-cased, by number
-	docs := make([][]int32, len(talks)) // each talk's words in order, 0 between fields
+	var humps [][]string // a CamelCase word's parts, lower-cased, by number
+	var docs [][]int32   // each mined talk's words in order, 0 between fields
 	var df []int32
-	for i := range talks {
-		t := &talks[i]
+	c.EachEvery(step, func(_ int, t *index.Talk) {
+		i := len(docs)
+		docs = append(docs, nil)
 		for _, text := range []string{t.Title, t.Abstract, t.DescriptionText(), t.Track} {
 			for _, w := range strings.FieldsFunc(text, notWordRune) {
 				k := strings.ToLower(w)
 				id, ok := ids[k]
 				if !ok {
+					// A copy: k may be a substring of a text that is
+					// the caller's scratch (index.Slim.Each).
+					k = strings.Clone(k)
 					id = int32(len(words))
 					ids[k] = id
 					words = append(words, k)
@@ -100,7 +111,7 @@ func MineAliases(talks []index.Talk) []Alias {
 			}
 			docs[i] = append(docs[i], 0)
 		}
-	}
+	})
 	lastSeen := make([]int32, len(words))
 	for i, d := range docs {
 		for _, id := range d {
@@ -214,7 +225,7 @@ func MineAliases(talks []index.Talk) []Alias {
 		count int32
 	}
 	best := map[int32]*choice{}
-	n := float64(len(talks))
+	n := float64(len(docs))
 	for k, at := range pairAt {
 		s, l := int32(k>>32), int32(uint32(k))
 		c := pairs[at].both
@@ -246,8 +257,8 @@ func MineAliases(talks []index.Talk) []Alias {
 			Both: int(b.count), ShortTalks: dfOf(s), LongTalks: longDF(b.long[0])})
 	}
 	slices.SortFunc(out, func(a, b Alias) int { return cmp.Compare(a.Short, b.Short) })
-	out = withoutNames(talks, out)
-	spellings(talks, out)
+	out = withoutNames(c, step, out)
+	spellings(c, step, out)
 	return out
 }
 
@@ -257,7 +268,7 @@ func MineAliases(talks []index.Talk) []Alias {
 // no truncation of server); or capitalised after a capitalised word, as
 // the last word of a name ("Kaitai Struct" is no truncation of
 // structured).
-func withoutNames(talks []index.Talk, aliases []Alias) []Alias {
+func withoutNames(c index.Slim, step int, aliases []Alias) []Alias {
 	type usage struct{ all, caps, named int }
 	use := map[string]*usage{}
 	for _, a := range aliases {
@@ -265,8 +276,7 @@ func withoutNames(talks []index.Talk, aliases []Alias) []Alias {
 			use[a.Short] = &usage{}
 		}
 	}
-	for i := range talks {
-		t := &talks[i]
+	c.EachEvery(step, func(_ int, t *index.Talk) {
 		for _, text := range []string{t.Title, t.Abstract, t.DescriptionText(), t.Track} {
 			prevCapital := false
 			for start := 0; start < len(text); {
@@ -297,7 +307,7 @@ func withoutNames(talks []index.Talk, aliases []Alias) []Alias {
 				start = end
 			}
 		}
-	}
+	})
 	kept := aliases[:0]
 	for _, a := range aliases {
 		if u, ok := use[a.Short]; ok && (2*u.caps > u.all || 2*u.named > u.all) {
@@ -365,17 +375,19 @@ func contracted(short string) bool {
 
 // spellings replaces the lower-cased forms of aliases by the spelling the
 // corpus uses most (PostgreSQL, Raspberry Pi).
-func spellings(talks []index.Talk, aliases []Alias) {
+func spellings(c index.Slim, step int, aliases []Alias) {
 	want := map[string]map[string]int{}
 	for _, a := range aliases {
 		want[a.Long] = map[string]int{}
 	}
-	for i := range talks {
-		t := &talks[i]
+	c.EachEvery(step, func(_ int, t *index.Talk) {
 		for _, text := range []string{t.Title, t.Abstract, t.DescriptionText(), t.Track} {
 			ws := strings.FieldsFunc(text, notWordRune)
 			for j, w := range ws {
 				if m, ok := want[strings.ToLower(w)]; ok {
+					if _, known := m[w]; !known {
+						w = strings.Clone(w) // kept: see mineAliases
+					}
 					m[w]++
 				}
 				if j+1 < len(ws) {
@@ -385,7 +397,7 @@ func spellings(talks []index.Talk, aliases []Alias) {
 				}
 			}
 		}
-	}
+	})
 	most := func(key string) string {
 		best, n := key, 0
 		for form, c := range want[key] {

@@ -92,6 +92,30 @@ func NewThesaurus(talks []index.Talk) *Thesaurus {
 // with terms, whose stem cache an engine shares among the parts of one
 // index generation.
 func NewThesaurusUsing(talks []index.Talk, terms *analysis.Terms) *Thesaurus {
+	return NewThesaurusOf(index.Whole(talks), terms)
+}
+
+// MaxMinedTalks is the most talks the thesaurus's mining reads: a larger
+// corpus mines every MinedStep-th talk, in its order. Acronyms and aliases
+// a corpus writes often enough to trust are in such a sample as well; what
+// mining a whole corpus costs (its words numbered talk by talk, every text
+// read three times) grows with it, and was most of a large corpus's start.
+// Every corpus of at most this many talks is mined whole.
+const MaxMinedTalks = 100_000
+
+// MinedStep is the step of the talks mined from a corpus of n talks: 1 up
+// to MaxMinedTalks, else the least that mines at most MaxMinedTalks.
+func MinedStep(n int) int {
+	if n <= MaxMinedTalks {
+		return 1
+	}
+	return (n + MaxMinedTalks - 1) / MaxMinedTalks
+}
+
+// NewThesaurusOf is NewThesaurusUsing of a corpus whose texts may be in a
+// store (index.Slim), mining a sample of a large one (MinedStep).
+func NewThesaurusOf(c index.Slim, terms *analysis.Terms) *Thesaurus {
+	step := MinedStep(c.Len())
 	b := newThesaurusBuilder()
 	for _, line := range strings.Split(curatedSynonyms, "\n") {
 		line = strings.TrimSpace(line)
@@ -118,7 +142,7 @@ func NewThesaurusUsing(talks []index.Talk, terms *analysis.Terms) *Thesaurus {
 	var acronyms []string
 	forms := map[string][]*longForm{} // acronym → its long forms, first seen first
 	short := map[string]string{}      // acronym key → the acronym as first written
-	for _, t := range talks {
+	c.EachEvery(step, func(_ int, t *index.Talk) {
 		seen := map[string]bool{}
 		for _, text := range []string{t.Title, t.Abstract, t.Track} {
 			for _, pair := range MineAcronyms(text) {
@@ -127,8 +151,10 @@ func NewThesaurusUsing(talks []index.Talk, terms *analysis.Terms) *Thesaurus {
 					continue
 				}
 				seen[ak+"|"+lk] = true
+				// Copies: the texts may be the caller's scratch
+				// (index.Slim.Each).
 				if _, ok := short[ak]; !ok {
-					short[ak] = pair[0]
+					short[ak] = strings.Clone(pair[0])
 					acronyms = append(acronyms, ak)
 				}
 				found := false
@@ -139,14 +165,14 @@ func NewThesaurusUsing(talks []index.Talk, terms *analysis.Terms) *Thesaurus {
 					}
 				}
 				if !found {
-					forms[ak] = append(forms[ak], &longForm{pair[1], 1})
+					forms[ak] = append(forms[ak], &longForm{strings.Clone(pair[1]), 1})
 				}
 			}
 			for _, name := range camelNames(text) {
-				b.add([]string{splitCamel(name), name}, true, SourceName)
+				b.add([]string{splitCamel(name), strings.Clone(name)}, true, SourceName)
 			}
 		}
-	}
+	})
 	for _, ak := range acronyms {
 		most, tied := 0, 0
 		for _, f := range forms[ak] {
@@ -174,7 +200,7 @@ func NewThesaurusUsing(talks []index.Talk, terms *analysis.Terms) *Thesaurus {
 	// out longer keeps that: "SDN" is software-defined networking, not the
 	// "software defined" its letters also abbreviate; "wasm" is Web Assembly
 	// there and WebAssembly here.
-	for _, a := range MineAliases(talks) {
+	for _, a := range mineAliases(c, step) {
 		if !b.spellsOut(a.Short, a.Long) {
 			b.add([]string{a.Short, a.Long}, true, SourceAlias)
 		}
