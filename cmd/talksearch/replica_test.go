@@ -97,7 +97,9 @@ func TestReadOnlyReplicasFollowTheWriter(t *testing.T) {
 		t.Fatalf("the new seeds were not built: %s", second)
 	}
 	for i, s := range replicas {
-		h := s.waitHealth(t, "the new build", func(h health) bool { return h.Index == second })
+		// The build serves as soon as it is swapped in; the switch is
+		// counted just after, once Reloading is over.
+		h := s.waitHealth(t, "the new build", func(h health) bool { return h.Index == second && !h.Reloading })
 		if h.Generation != 2 || h.Reloads != 1 || h.ReloadFailures != 0 {
 			t.Errorf("replica %d after the new build: /healthz %+v, want generation 2, one switch", i, h)
 		}
