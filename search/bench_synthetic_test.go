@@ -55,6 +55,40 @@ func BenchmarkSearchSynthetic(b *testing.B) {
 	})
 }
 
+// BenchmarkScanSynthetic: the scan of each query of the bench requests
+// on the synthetic corpus, scoring every match (every) and only the
+// matches that could be on the first page or in the rescore window
+// (best), with the matches' facets counted.
+//
+//	go test ./search -run '^$' -bench ScanSynthetic -benchtime 200x
+func BenchmarkScanSynthetic(b *testing.B) {
+	s := syntheticEngine(b).snap.Load()
+	ctx := context.Background()
+	var reqs []Request
+	for _, r := range benchRequests {
+		if r, err := r.Normalize(); err == nil && r.Query != "" {
+			reqs = append(reqs, r)
+		}
+	}
+	for _, mode := range []string{"every", "best"} {
+		b.Run(mode, func(b *testing.B) {
+			runTimed(b, len(reqs), func(i int) error {
+				best := 0
+				if mode == "best" {
+					best = s.bestOf(reqs[i])
+				}
+				qm, err := s.matchesOf(ctx, reqs[i].Query, best)
+				if err != nil {
+					return err
+				}
+				_, _, _, err = s.selectPage(ctx, reqs[i], qm)
+				s.scan.Recycle(qm.cands)
+				return err
+			})
+		})
+	}
+}
+
 // BenchmarkRelatedSynthetic: related talks computed on first use, as Talk
 // does for corpora too large to precompute.
 func BenchmarkRelatedSynthetic(b *testing.B) {

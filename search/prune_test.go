@@ -46,11 +46,11 @@ func TestPruningKeepsResults(t *testing.T) {
 		s.inField = nil
 		full := s.compile(p)
 		s.inField = inField
-		got, _, err := s.candidates(ctx, pruned)
+		got, _, err := s.candidates(ctx, pruned, 0)
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
-		want, _, err := s.candidates(ctx, full)
+		want, _, err := s.candidates(ctx, full, 0)
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
