@@ -11,6 +11,8 @@ import (
 	"github.com/talksearch/talksearch/index/synthetic"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/ranking"
+	"github.com/talksearch/talksearch/search/syntax"
 )
 
 // syntheticSize is the corpus of the *Synthetic benchmarks: index.Synthetic
@@ -56,33 +58,33 @@ func BenchmarkSearchSynthetic(b *testing.B) {
 }
 
 // BenchmarkScanSynthetic: the scan of each query of the bench requests
-// on the synthetic corpus, scoring every match (every) and only the
-// matches that could be on the first page or in the rescore window
-// (best), with the matches' facets counted.
+// on the synthetic corpus (the required part where it rescores), scoring
+// every match (every) and only those that could be among the best ten or
+// the rescore window (best: scan.Index.MatchesTop).
 //
-//	go test ./search -run '^$' -bench ScanSynthetic -benchtime 200x
+//	go test ./search -run '^$' -bench ScanSynthetic -benchtime 400x
 func BenchmarkScanSynthetic(b *testing.B) {
 	s := syntheticEngine(b).snap.Load()
-	ctx := context.Background()
-	var reqs []Request
+	ctx := s.withBM25(context.Background())
+	var plans []plan
 	for _, r := range benchRequests {
-		if r, err := r.Normalize(); err == nil && r.Query != "" {
-			reqs = append(reqs, r)
+		if pl := s.compile(syntax.Parse(r.Query)); pl.q != nil {
+			plans = append(plans, pl)
 		}
 	}
 	for _, mode := range []string{"every", "best"} {
 		b.Run(mode, func(b *testing.B) {
-			runTimed(b, len(reqs), func(i int) error {
-				best := 0
-				if mode == "best" {
-					best = s.bestOf(reqs[i])
+			runTimed(b, len(plans), func(i int) error {
+				pl := plans[i]
+				q, k := pl.q, 10
+				if s.rescores(pl) {
+					q, k = pl.required, ranking.RescoreWindow
 				}
-				qm, err := s.matchesOf(ctx, reqs[i].Query, best)
-				if err != nil {
-					return err
+				if mode == "every" {
+					k = 0
 				}
-				_, _, _, err = s.selectPage(ctx, reqs[i], qm)
-				s.scan.Recycle(qm.cands)
+				ms, _, err := s.scan.MatchesTop(ctx, q, pl.coord, nil, k)
+				s.scan.Recycle(ms)
 				return err
 			})
 		})

@@ -151,7 +151,7 @@ func benchFacets(b *testing.B, e *Engine, q string, tracks []string) {
 	sel := s.newSelection(Request{Tracks: tracks})
 	b.Run("go", func(b *testing.B) {
 		runTimed(b, 1, func(int) error {
-			cands, _, err := s.candidates(ctx, pl, 0)
+			cands, _, err := s.candidates(ctx, pl)
 			if err != nil {
 				return err
 			}

@@ -119,7 +119,7 @@ func TestPhraseTalksLocateAlike(t *testing.T) {
 		if pl.q == nil || pl.none {
 			continue
 		}
-		cands, _, err := q.s.candidates(ctx, pl, 0)
+		cands, _, err := q.s.candidates(ctx, pl)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,11 +46,11 @@ func TestPruningKeepsResults(t *testing.T) {
 		s.inField = nil
 		full := s.compile(p)
 		s.inField = inField
-		got, _, err := s.candidates(ctx, pruned, 0)
+		got, _, err := s.candidates(ctx, pruned)
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
-		want, _, err := s.candidates(ctx, full, 0)
+		want, _, err := s.candidates(ctx, full)
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}

@@ -45,7 +45,7 @@ func TestRescoreKeepsTheJudgedPages(t *testing.T) {
 			continue
 		}
 		rescored++
-		qm, err := s.matchesOf(ctx, r.Query, s.bestOf(r))
+		qm, err := s.matchesOf(ctx, r.Query)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,7 +21,7 @@ type match = scan.Match
 
 // search runs a normalized request on the snapshot.
 func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
-	qm, err := s.matchesOf(ctx, r.Query, s.bestOf(r))
+	qm, err := s.matchesOf(ctx, r.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -130,12 +130,12 @@ type queryMatches struct {
 // the index altogether. Only the conference-sized corpora of one Bleve
 // pass (Options.OnePassMax) keep them, and only short lists (maxKeptMatches),
 // which bounds the memory they hold.
-func (s *snapshot) matchesOf(ctx context.Context, q string, best int) (*queryMatches, error) {
+func (s *snapshot) matchesOf(ctx context.Context, q string) (*queryMatches, error) {
 	if qm, ok := s.matches.get(q); ok {
 		return qm, nil
 	}
 	pl := s.compile(syntax.Parse(q))
-	cands, weight, err := s.candidates(ctx, pl, best)
+	cands, weight, err := s.candidates(ctx, pl)
 	if err != nil {
 		return nil, err
 	}
@@ -234,28 +234,10 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 // locating the page: under it the goroutine costs more than it saves.
 const minCountBeside = 8192
 
-// bestOf is how many of the best matches by score a request shows (its
-// offset and limit), or 0 when it needs every match's score: another
-// order, or a selection of facets or times that a scan does not know.
-func (s *snapshot) bestOf(r Request) int {
-	if s.onePass() || r.Sort != SortRelevance || newTimeFilter(r) != (timeFilter{}) {
-		return 0
-	}
-	for _, vs := range r.facetValues() {
-		if len(vs) > 0 {
-			return 0
-		}
-	}
-	return r.Offset + r.Limit
-}
-
 // candidates returns every talk matching the plan, before facet selection,
 // and the squared weight of what scored them (scanner.matches). A scan
-// that rescores (rescore.go) scores the plan's required part only. With
-// best > 0 a scan scores the matches that could be among the best ones
-// only, the rescore window's where it rescores (scan.Index.MatchesTop):
-// the others are below them, unscored.
-func (s *snapshot) candidates(ctx context.Context, pl plan, best int) ([]match, float64, error) {
+// that rescores (rescore.go) scores the plan's required part only.
+func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, float64, error) {
 	if pl.none {
 		return nil, 0, nil
 	}
@@ -278,12 +260,9 @@ func (s *snapshot) candidates(ctx context.Context, pl plan, best int) ([]match, 
 	}
 	switch {
 	case s.rescores(pl):
-		if best > 0 {
-			best = max(best, ranking.RescoreWindow)
-		}
-		return s.scan.MatchesTop(s.withBM25(ctx), pl.required, pl.coord, keep, best)
+		return s.scan.Matches(s.withBM25(ctx), pl.required, pl.coord, keep)
 	case !s.onePass():
-		return s.scan.MatchesTop(s.withBM25(ctx), pl.q, pl.coord, keep, best)
+		return s.scan.Matches(s.withBM25(ctx), pl.q, pl.coord, keep)
 	}
 	out, err := s.scan.Located(s.withBM25(ctx), pl.q, pl.coord, keep)
 	return out, 0, err

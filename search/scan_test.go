@@ -110,7 +110,7 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	// coordination reads the matched clauses from the match locations,
 	// the scan's from the term dictionaries.
 	s.small = true
-	onePass, _, err := s.candidates(context.Background(), pl, 0)
+	onePass, _, err := s.candidates(context.Background(), pl)
 	s.small = false
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +197,7 @@ func TestLocateAsBleveSearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		qm, err := s.matchesOf(ctx, r.Query, s.bestOf(r))
+		qm, err := s.matchesOf(ctx, r.Query)
 		if err != nil {
 			t.Fatal(err)
 		}

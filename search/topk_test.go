@@ -6,9 +6,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -49,78 +46,4 @@ func TestTopMatchesAreTheScans(t *testing.T) {
 	if queries < atLeast(t, 1500, 2000) || pruned < queries/4 || scored*2 > matches {
 		t.Errorf("%d scans compared, %d pruned, %d of %d matches scored: want at least %d scans, a quarter pruned, at most half the matches scored", queries, pruned, scored, matches, atLeast(t, 1500, 2000))
 	}
-}
-
-// TestTopPagesAreTheScans: every bench request on the scanned corpora,
-// with the scan scoring only the talks that could be on its page (or in
-// the rescore window), has the page, scores, total and facets of the scan
-// that scores every match, for its first page and a later one.
-func TestTopPagesAreTheScans(t *testing.T) {
-	ctx := context.Background()
-	pages, pruned := 0, 0
-	for _, s := range scannedSnapshots(t) {
-		for _, r := range benchRequests {
-			for _, offset := range []int{0, 30} {
-				r.Offset = offset
-				r, err := r.Normalize()
-				if err != nil {
-					t.Fatal(err)
-				}
-				best := s.bestOf(r)
-				if best == 0 {
-					continue
-				}
-				var got, want pageResult
-				for _, p := range []struct {
-					best int
-					to   *pageResult
-				}{{best, &got}, {0, &want}} {
-					qm, err := s.matchesOf(ctx, r.Query, p.best)
-					if err != nil {
-						t.Fatal(err)
-					}
-					page, total, facs, err := s.selectPage(ctx, r, qm)
-					if err != nil {
-						t.Fatal(err)
-					}
-					*p.to = pageResult{total: total, facets: facs}
-					for _, m := range page {
-						p.to.ids = append(p.to.ids, s.docs[m.Num].talk.ID)
-						p.to.scores = append(p.to.scores, m.Score)
-					}
-					for _, m := range qm.cands {
-						if m.Score == scan.Unscored {
-							p.to.unscored++
-						}
-					}
-					s.scan.Recycle(qm.cands)
-				}
-				if want.unscored != 0 {
-					t.Fatalf("%q: %d matches unscored by the full scan", r.Query, want.unscored)
-				}
-				unscored := got.unscored
-				got.unscored = 0
-				if diff := cmp.Diff(want, got, cmp.AllowUnexported(pageResult{})); diff != "" {
-					t.Errorf("%q, offset %d (-every match scored +the best only):\n%s", r.Query, offset, diff)
-				}
-				pages++
-				if unscored > 0 {
-					pruned++
-				}
-			}
-		}
-	}
-	t.Logf("%d pages compared, %d with matches left unscored", pages, pruned)
-	if pages < 40 || pruned < pages/8 {
-		t.Errorf("%d pages compared, %d pruned: want at least 40, an eighth pruned", pages, pruned)
-	}
-}
-
-// pageResult is what a request shows of its matches.
-type pageResult struct {
-	ids      []string
-	scores   []float64
-	total    uint64
-	facets   Facets
-	unscored int
 }
