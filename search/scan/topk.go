@@ -91,7 +91,7 @@ func (sc *Index) matchesTop(ctx context.Context, q query.Query, clauses []rankin
 	}
 	ms, err = ts.run(sctx, k)
 	if err != nil {
-		// Not kept: a node stopped midway leaves scores in acc and cnt.
+		// Not kept: a node cut short (a deadline) leaves scores in acc and cnt.
 		return nil, 0, fmt.Errorf("search: %w", err)
 	}
 	for _, e := range ts.evals {

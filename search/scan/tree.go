@@ -768,7 +768,7 @@ func (sc *Index) treePart(ctx context.Context, tq *treeQuery, clauses []ranking.
 
 // evaluator is a treeEval of tq over the documents numbered from to to
 // (exclusive), recycled from an earlier scan where there is one: put it
-// back in sc.evalPool once done unless stopped midway.
+// back in sc.evalPool once done, unless cut short by a deadline.
 func (sc *Index) evaluator(ctx context.Context, tq *treeQuery, from, to uint64) *treeEval {
 	to = min(to, uint64(len(sc.talks)))
 	e, _ := sc.evalPool.Get().(*treeEval)
