@@ -436,3 +436,67 @@ func countNodes(n *treeNode, is func(*treeNode) bool) int {
 	}
 	return c
 }
+
+// VerifyTop compares MatchesTop of q for the best k with Matches: the same
+// matches with the same factors, every match that Matches ranks among the
+// best k (ties with the k-th included) scored, and every match it scored
+// with Matches' score to the bit, so that any order of the matches by
+// score has the same first k. It returns how many matches there are and
+// how many MatchesTop scored.
+func (sc *Index) VerifyTop(ctx context.Context, q query.Query, clauses []ranking.Clause, k int) (matches, scored int, err error) {
+	want, wantW, err := sc.Matches(ctx, q, clauses, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer sc.Recycle(want)
+	byNum := make(map[uint64]Match, len(want))
+	scores := make([]float64, 0, len(want))
+	for _, m := range want {
+		byNum[m.Num] = m
+		scores = append(scores, m.Score)
+	}
+	slices.Sort(scores)
+	kth := math.Inf(-1)
+	if len(scores) > 0 {
+		kth = scores[len(scores)-min(k, len(scores))]
+	}
+	for _, parts := range []int{1, 3} {
+		got, gotW, err := sc.matchesTop(ctx, q, clauses, nil, k, parts)
+		if err != nil {
+			return 0, 0, err
+		}
+		scored, err = verifyTop(got, byNum, kth, k)
+		sc.Recycle(got)
+		switch {
+		case err != nil:
+			return 0, 0, fmt.Errorf("%d parts: %w", parts, err)
+		case gotW != wantW:
+			return 0, 0, fmt.Errorf("%d parts: weight %v, Matches' %v", parts, gotW, wantW)
+		case len(got) != len(want):
+			return 0, 0, fmt.Errorf("%d parts: %d matches, Matches' %d", parts, len(got), len(want))
+		}
+	}
+	return len(want), scored, nil
+}
+
+// verifyTop compares the matches of MatchesTop with those of Matches by
+// number, whose k-th best score is kth, and returns how many it scored.
+func verifyTop(got []Match, byNum map[uint64]Match, kth float64, k int) (scored int, err error) {
+	for _, m := range got {
+		w, ok := byNum[m.Num]
+		switch {
+		case !ok:
+			return 0, fmt.Errorf("document %d matches, not in Matches'", m.Num)
+		case m.Factor != w.Factor:
+			return 0, fmt.Errorf("document %d: factor %v, Matches' %v", m.Num, m.Factor, w.Factor)
+		case m.Score == Unscored && w.Score >= kth:
+			return 0, fmt.Errorf("document %d unscored, Matches' score %v at or above the %d-th best %v", m.Num, w.Score, k, kth)
+		case m.Score != Unscored && m.Score != w.Score:
+			return 0, fmt.Errorf("document %d: score %v, Matches' %v", m.Num, m.Score, w.Score)
+		}
+		if m.Score != Unscored {
+			scored++
+		}
+	}
+	return scored, nil
+}
