@@ -11,8 +11,6 @@ import (
 	"github.com/talksearch/talksearch/index/synthetic"
 
 	"github.com/talksearch/talksearch/index"
-	"github.com/talksearch/talksearch/search/ranking"
-	"github.com/talksearch/talksearch/search/syntax"
 )
 
 // syntheticSize is the corpus of the *Synthetic benchmarks: index.Synthetic
@@ -55,40 +53,6 @@ func BenchmarkSearchSynthetic(b *testing.B) {
 		_, err := e.Search(ctx, benchRequests[i])
 		return err
 	})
-}
-
-// BenchmarkScanSynthetic: the scan of each query of the bench requests
-// on the synthetic corpus (the required part where it rescores), scoring
-// every match (every) and only those that could be among the best ten or
-// the rescore window (best: scan.Index.MatchesTop).
-//
-//	go test ./search -run '^$' -bench ScanSynthetic -benchtime 400x
-func BenchmarkScanSynthetic(b *testing.B) {
-	s := syntheticEngine(b).snap.Load()
-	ctx := s.withBM25(context.Background())
-	var plans []plan
-	for _, r := range benchRequests {
-		if pl := s.compile(syntax.Parse(r.Query)); pl.q != nil {
-			plans = append(plans, pl)
-		}
-	}
-	for _, mode := range []string{"every", "best"} {
-		b.Run(mode, func(b *testing.B) {
-			runTimed(b, len(plans), func(i int) error {
-				pl := plans[i]
-				q, k := pl.q, 10
-				if s.rescores(pl) {
-					q, k = pl.required, ranking.RescoreWindow
-				}
-				if mode == "every" {
-					k = 0
-				}
-				ms, _, err := s.scan.MatchesTop(ctx, q, pl.coord, nil, k)
-				s.scan.Recycle(ms)
-				return err
-			})
-		})
-	}
 }
 
 // BenchmarkRelatedSynthetic: related talks computed on first use, as Talk

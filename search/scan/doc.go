@@ -12,9 +12,8 @@
 // (tree.go), Bleve's scores to the bit; the clauses each talk matches come
 // from the term dictionaries as bitmaps (masks.go); the thesaurus's phrases
 // are read once per index (KnowPhrases); the scan is split by document
-// number across cores; a request ranked by score scores only the matches
-// that could be among its best talks (MatchesTop, topk.go); the optional
-// part of a query is scored for the best talks only (Rescore); the page's matched words are located by
+// number across cores; the optional part of a query is scored for the
+// best talks only (Rescore); the page's matched words are located by
 // searchers that seek through postings chunks (seek.go, Locate). Any other
 // query goes through its Bleve searcher. Every path multiplies Bleve's
 // score by ranking.Factors.Of.

@@ -147,19 +147,6 @@ func clauseDocs(dicts []segment.TermDictionary, terms []string, docs *roaring.Bi
 	return nil
 }
 
-// masksOf is clauseMasks as a slice (nil: nothing to coordinate), and
-// what gives it back once read.
-func (sc *Index) masksOf(ctx context.Context, clauses []ranking.Clause) ([]uint32, func(), error) {
-	mp, err := sc.clauseMasks(ctx, clauses)
-	if err != nil {
-		return nil, nil, fmt.Errorf("search: %w", err)
-	}
-	if mp == nil {
-		return nil, func() {}, nil
-	}
-	return *mp, func() { sc.putMasks(mp) }, nil
-}
-
 // putMasks clears masks and keeps them for the next scan.
 func (sc *Index) putMasks(mp *[]uint32) {
 	clear(*mp)

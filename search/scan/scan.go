@@ -56,11 +56,6 @@ type Index struct {
 	maskPool sync.Pool
 	// evalPool recycles the evaluators of tree scans (tree.go).
 	evalPool sync.Pool
-	// patPool recycles the leaves of each document of MatchesTop
-	// (topk.go), all zero.
-	patPool sync.Pool
-	// boundPool recycles the bounds of the matches of MatchesTop.
-	boundPool sync.Pool
 	// phrases are what each of the thesaurus's phrases matches
 	// (KnowPhrases), set once as the Index is made.
 	phrases map[string]*knownPhrase
@@ -183,30 +178,28 @@ const (
 // derives its query norm from (rescore.go).
 func (sc *Index) Matches(ctx context.Context, q query.Query, clauses []ranking.Clause, keep func(n uint64) bool) (ms []Match, weight float64, err error) {
 	ctx = sc.scoringContext(ctx)
+	mp, err := sc.clauseMasks(ctx, clauses)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	var masks []uint32
+	if mp != nil {
+		masks = *mp
+		defer sc.putMasks(mp)
+	}
 	var tq *treeQuery
 	if !sc.opts.NoTree {
 		if tq, err = sc.treeScan(ctx, flat(q)); err != nil {
 			return nil, 0, fmt.Errorf("search: %w", err)
 		}
 	}
-	return sc.matches(ctx, q, tq, clauses, keep)
-}
-
-// matches is Matches of q compiled as tq (nil: no tree scan), ctx the
-// scoring context.
-func (sc *Index) matches(ctx context.Context, q query.Query, tq *treeQuery, clauses []ranking.Clause, keep func(n uint64) bool) (ms []Match, weight float64, err error) {
-	masks, done, err := sc.masksOf(ctx, clauses)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer done()
 	part := func(from, to uint64, out []Match) ([]Match, float64, error) {
 		if tq != nil {
 			return sc.treePart(ctx, tq, clauses, masks, keep, from, to, out)
 		}
 		return sc.scanPart(ctx, q, clauses, masks, keep, from, to, out)
 	}
-	parts := sc.parts()
+	parts := min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.talks)/sc.opts.MinPart))
 	if parts == 1 {
 		return part(0, uint64(len(sc.talks)), sc.buffer())
 	}
@@ -246,11 +239,6 @@ func (sc *Index) matches(ctx context.Context, q query.Query, tq *treeQuery, clau
 		out = append(out, o...)
 	}
 	return out, weight, nil
-}
-
-// parts is how many parts a scan is split into.
-func (sc *Index) parts() int {
-	return min(runtime.GOMAXPROCS(0), maxScanParts, max(1, len(sc.talks)/sc.opts.MinPart))
 }
 
 // buffer returns an empty slice of matches to append to, recycled from an

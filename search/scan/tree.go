@@ -81,14 +81,6 @@ type treeNode struct {
 	sumOrder []int
 	// known is what a phrase of the thesaurus matches (knownPhrases).
 	known *knownPhrase
-
-	// For MatchesTop (topk.go), of a term, phrase or searcher: its
-	// number among the query's, the most it scores, its documents, and
-	// a phrase's or searcher's matches read beforehand.
-	leaf  int
-	bound float64
-	docs  *roaring.Bitmap
-	exact *scoredDocs
 }
 
 // treeQuery is a query compiled for a tree scan.
@@ -328,9 +320,6 @@ type treeEval struct {
 	// excluded are the documents the query leaves out (its must-not
 	// clauses) while its clauses are evaluated; nil for none.
 	excluded *roaring.Bitmap
-	// only restricts an evaluation to these documents (topk.go); nil for
-	// every document.
-	only *roaring.Bitmap
 }
 
 // scoredDocs are documents with their scores.
@@ -354,43 +343,34 @@ func (e *treeEval) release(l *scoredDocs) { e.free = append(e.free, l) }
 // run evaluates tq and calls emit with each matching document and its
 // score, in no particular order.
 func (e *treeEval) run(tq *treeQuery, emit func(n uint64, score float64)) error {
-	if err := e.exclude(tq); err != nil {
-		return err
-	}
-	defer func() { e.excluded = nil }()
-	l, err := e.eval(tq.root)
-	if err != nil {
-		return err
-	}
-	defer e.release(l)
-	for i, d := range l.docs {
-		if e.excluded != nil && e.excluded.Contains(d) {
-			continue
-		}
-		emit(uint64(d), l.scores[i])
-	}
-	return nil
-}
-
-// exclude sizes e's scores for its part and sets e.excluded to the
-// documents tq's must-not clauses match (nil for none). No score of an
-// excluded document is read: phrases leave them out of their candidates.
-func (e *treeEval) exclude(tq *treeQuery) error {
 	size := int(e.to - e.from)
 	if cap(e.acc) < size {
 		e.acc = make([]float64, size)
 		e.cnt = make([]uint16, size)
 	}
 	e.acc, e.cnt = e.acc[:size], e.cnt[:size]
-	e.excluded = nil
-	if tq.not == nil {
-		return nil
+	var excluded *roaring.Bitmap
+	if tq.not != nil {
+		var err error
+		if excluded, err = e.matching(tq.not); err != nil {
+			return err
+		}
+		// No score of an excluded document is read: phrases leave
+		// them out of their candidates.
+		e.excluded = excluded
+		defer func() { e.excluded = nil }()
 	}
-	excluded, err := e.matching(tq.not)
+	l, err := e.eval(tq.root)
 	if err != nil {
 		return err
 	}
-	e.excluded = excluded
+	defer e.release(l)
+	for i, d := range l.docs {
+		if excluded != nil && excluded.Contains(d) {
+			continue
+		}
+		emit(uint64(d), l.scores[i])
+	}
 	return nil
 }
 
@@ -521,9 +501,6 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
 	if err := e.ctx.Err(); err != nil {
 		return err
-	}
-	if e.only != nil {
-		return e.eachOnly(n, at)
 	}
 	switch n.op {
 	case opSearcher:
@@ -751,7 +728,12 @@ func (e *treeEval) eachOfSearcher(n *treeNode, at func(d uint32, score float64))
 // treePart is scanPart for a tree query: it appends to out the matches of
 // tq among documents numbered from to to (exclusive).
 func (sc *Index) treePart(ctx context.Context, tq *treeQuery, clauses []ranking.Clause, masks []uint32, keep func(n uint64) bool, from, to uint64, out []Match) ([]Match, float64, error) {
-	e := sc.evaluator(ctx, tq, from, to)
+	to = min(to, uint64(len(sc.talks)))
+	e, _ := sc.evalPool.Get().(*treeEval)
+	if e == nil {
+		e = &treeEval{sc: sc}
+	}
+	e.ctx, e.norm, e.deleted, e.from, e.to = ctx, tq.norm, tq.deleted, from, to
 	f := ranking.NewFactors(clauses)
 	err := e.run(tq, func(n uint64, score float64) {
 		out = sc.appendMatch(out, n, score, f, masks, keep)
@@ -764,17 +746,4 @@ func (sc *Index) treePart(ctx context.Context, tq *treeQuery, clauses []ranking.
 	e.ctx = nil
 	sc.evalPool.Put(e)
 	return out, tq.root.weight, nil
-}
-
-// evaluator is a treeEval of tq over the documents numbered from to to
-// (exclusive), recycled from an earlier scan where there is one: put it
-// back in sc.evalPool once done, unless cut short by a deadline.
-func (sc *Index) evaluator(ctx context.Context, tq *treeQuery, from, to uint64) *treeEval {
-	to = min(to, uint64(len(sc.talks)))
-	e, _ := sc.evalPool.Get().(*treeEval)
-	if e == nil {
-		e = &treeEval{sc: sc}
-	}
-	e.ctx, e.norm, e.deleted, e.from, e.to = ctx, tq.norm, tq.deleted, from, to
-	return e
 }
