@@ -433,8 +433,10 @@ type snapshot struct {
 	cache   *boundedCache[*Result]       // normalized request → its result
 	matches *boundedCache[*queryMatches] // query → its plan and matches (results.go)
 
-	related sync.Map // talk id → []Related
-	vectors sync.Map // talk id → *termVector
+	// related and vectors are the talks' related talks and term vectors
+	// as pages ask for them, bounded in bytes (related.go).
+	related *boundedCache[[]Related]   // talk id → its related talks
+	vectors *boundedCache[*termVector] // talk id → its term vector
 
 	// tokenCache is the analysis of query text (query.go tokens).
 	tokenCache *boundedCache[analysed]
@@ -483,6 +485,8 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 		byTime:  make([]*doc, 0, len(talks)),
 		cache:   newResultCache(o.CacheSize),
 		matches: newBoundedCache[*queryMatches](o.CacheSize / 8),
+		related: newRelatedCache(RelatedCacheBytes),
+		vectors: newVectorCache(VectorCacheBytes),
 		// Query text is the client's: bounded in bytes, whatever it sends.
 		tokenCache: newWeighedCache(TokenCacheBytes, func(text string, a analysed) int {
 			n := len(text) + entryOverhead

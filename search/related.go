@@ -129,26 +129,68 @@ func (ts *termStats) vector(t *index.Talk) *termVector {
 	return &termVector{Vector: vec, top: termvec.Top(vec, relatedTerms)}
 }
 
-// relatedOf returns the talks most similar to d, computed once per snapshot.
+// RelatedCacheBytes and VectorCacheBytes bound, as approximate bytes, what
+// a snapshot keeps of the related talks and term vectors it computed on
+// first use: every talk a crowd visits would otherwise keep its list and
+// the vectors of its candidates for the generation's life, growing with
+// the corpus. A conference of a few thousand talks fits whole (its lists
+// are computed when the engine is built, Options.PrecomputeRelatedMax);
+// a larger corpus keeps the talks asked for most, as the other caches do,
+// and computes the others again: the same lists.
+const (
+	RelatedCacheBytes = 8 << 20
+	VectorCacheBytes  = 16 << 20
+)
+
+// newRelatedCache keeps related talks lists up to maxBytes.
+func newRelatedCache(maxBytes int) *boundedCache[[]Related] {
+	return newWeighedCache(maxBytes, func(id string, rel []Related) int {
+		n := entryOverhead + len(id)
+		for _, r := range rel {
+			n += relatedBytes + len(r.ID) + len(r.Title) + len(r.Room)
+			for _, t := range r.SharedTerms {
+				n += 16 + len(t)
+			}
+		}
+		return n
+	})
+}
+
+// relatedBytes is what a Related costs beyond its strings' bytes: its
+// fields, the start and end times, the slice of shared terms.
+const relatedBytes = 160
+
+// newVectorCache keeps term vectors up to maxBytes.
+func newVectorCache(maxBytes int) *boundedCache[*termVector] {
+	return newWeighedCache(maxBytes, func(id string, v *termVector) int {
+		// An id and a weight per term, a share (id, weight) per top term.
+		return entryOverhead + len(id) + 8*cap(v.IDs) + 16*cap(v.top)
+	})
+}
+
+// relatedOf returns the talks most similar to d, kept in the snapshot's
+// related cache.
 func (s *snapshot) relatedOf(ctx context.Context, d *doc) ([]Related, error) {
-	if v, ok := s.related.Load(d.talk.ID); ok {
-		return v.([]Related), nil
+	if rel, ok := s.related.get(d.talk.ID); ok {
+		return rel, nil
 	}
 	rel, err := s.computeRelated(ctx, d)
 	if err != nil {
 		return nil, err
 	}
-	v, _ := s.related.LoadOrStore(d.talk.ID, rel)
-	return v.([]Related), nil
+	s.related.put(d.talk.ID, rel)
+	return rel, nil
 }
 
-// vectorOf returns the term vector of d, computed once per snapshot.
+// vectorOf returns the term vector of d, kept in the snapshot's vector
+// cache.
 func (s *snapshot) vectorOf(d *doc) *termVector {
-	if v, ok := s.vectors.Load(d.talk.ID); ok {
-		return v.(*termVector)
+	if v, ok := s.vectors.get(d.talk.ID); ok {
+		return v
 	}
-	v, _ := s.vectors.LoadOrStore(d.talk.ID, s.stats.vector(s.full(d)))
-	return v.(*termVector)
+	v := s.stats.vector(s.full(d))
+	s.vectors.put(d.talk.ID, v)
+	return v
 }
 
 func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error) {

@@ -25,9 +25,13 @@ func (s *snapshot) search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !qm.kept && !s.onePass() {
+	if !qm.kept && !s.onePass() && qm.pl.q != nil {
 		// Read only until the hits are made below (the page is a part of
-		// them): a large corpus's scan reuses them.
+		// them): a large corpus's scan reuses them. A query of no words
+		// lists every talk in a slice of its own (candidates), which the
+		// scan's buffers never give: recycled, each browsing request would
+		// add a slice of the corpus's size to the scan's pool, held live
+		// until the collection after next.
 		defer s.scan.Recycle(qm.cands)
 	}
 	pl := qm.pl
