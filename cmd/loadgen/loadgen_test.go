@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -356,7 +357,7 @@ func TestTargets(t *testing.T) {
 
 // TestDiscoverStopsAtTheDeepestPage: a server that lists 130 talks but
 // answers 400 past offset 60 is discovered as far as it pages, and the browse
-// asks for no page beyond what was listed.
+// asks for no page deeper than the server answered.
 func TestDiscoverStopsAtTheDeepestPage(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/search", func(w http.ResponseWriter, r *http.Request) {
@@ -382,13 +383,21 @@ func TestDiscoverStopsAtTheDeepestPage(t *testing.T) {
 	if info.Total != 130 || len(info.IDs) != 100 || info.IDs[99] != "t99" {
 		t.Fatalf("discovered total %d, %d ids (last %q); want 130, 100 ids up to t99", info.Total, len(info.IDs), info.IDs[len(info.IDs)-1])
 	}
+	if info.MaxOffset != 50 {
+		t.Errorf("deepest offset answered = %d, want 50", info.MaxOffset)
+	}
 	m := newMix(base, info, []Kind{KindBrowse}, false)
 	r := rand.New(rand.NewPCG(1, 2))
+	asked := map[int]bool{}
 	for range 1000 {
 		_, u := m.next(r)
 		q, _ := url.Parse(u)
-		if off, _ := strconv.Atoi(q.Query().Get("offset")); off >= 100 {
-			t.Fatalf("browse asked for %s, past the 100 talks listed", u)
-		}
+		off, _ := strconv.Atoi(q.Query().Get("offset"))
+		asked[off] = true
+	}
+	// Pages of 20 up to the deepest offset answered, none the server
+	// would refuse.
+	if want := map[int]bool{0: true, 20: true, 40: true}; !maps.Equal(asked, want) {
+		t.Errorf("browse asked for offsets %v, want %v", asked, want)
 	}
 }

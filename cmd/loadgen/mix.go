@@ -115,6 +115,9 @@ type corpusInfo struct {
 	Levels []string
 	Rooms  []string
 	Total  int
+	// MaxOffset is the deepest offset the server answered, when it
+	// refused a deeper one; 0 when it listed every talk.
+	MaxOffset int
 }
 
 // searchResponse is the part of the /api/search answer discovery reads.
@@ -147,6 +150,7 @@ func discover(ctx context.Context, c *http.Client, base *url.URL) (*corpusInfo, 
 		err = json.NewDecoder(resp.Body).Decode(&r)
 		resp.Body.Close()
 		if resp.StatusCode == http.StatusBadRequest && offset > 0 {
+			info.MaxOffset = offset - page
 			break
 		}
 		if resp.StatusCode != http.StatusOK {
@@ -193,7 +197,12 @@ type mix struct {
 }
 
 func newMix(base *url.URL, corpus *corpusInfo, only []Kind, distinct bool) *mix {
-	m := &mix{base: base, corpus: corpus, browseN: max(1, (min(corpus.Total, len(corpus.IDs))+19)/20), distinct: distinct}
+	browseN := (min(corpus.Total, len(corpus.IDs)) + 19) / 20
+	if corpus.MaxOffset > 0 {
+		// A page past the server's deepest offset would be refused.
+		browseN = min(browseN, corpus.MaxOffset/20+1)
+	}
+	m := &mix{base: base, corpus: corpus, browseN: max(1, browseN), distinct: distinct}
 	total := 0
 	for _, k := range kinds {
 		w := defaultWeights[k]
