@@ -22,10 +22,13 @@ import (
 // in the pages around it, and a talk's related talks read hundreds.)
 // Texts too small to be worth a file (FileTextMin) stay in one byte slice.
 //
-// Every text read is a copy on the Go heap, so what a caller keeps never
-// depends on the file, and Close may close it while results made from it
-// live on. A TextStore is safe for concurrent reads; Close must come after
-// the last read.
+// Every text read from the file is a copy on the Go heap, so what a caller
+// keeps never depends on the file, and Close may close it while results
+// made from it live on. A small corpus's texts, kept on the heap, are read
+// in place: those bytes are never changed once stored, and a search's hits
+// read a dozen abstracts that a copy each would make the largest of its
+// garbage. A TextStore is safe for concurrent reads; Close must come
+// after the last read.
 type TextStore struct {
 	data []byte   // the texts, when not in a file
 	file *os.File // the texts, when in one
@@ -107,15 +110,22 @@ func (s *TextStore) Abstract(i int) string { return s.text(2 * i) }
 // Description is talk i's description.
 func (s *TextStore) Description(i int) string { return s.text(2*i + 1) }
 
-// text is text k, a copy; one the file fails to give back (an I/O error
-// of the temporary directory) is empty, and counted (ReadErrors).
+// text is text k: of the heap's bytes, or a copy of the file's; one the
+// file fails to give back (an I/O error of the temporary directory) is
+// empty, and counted (ReadErrors).
 func (s *TextStore) text(k int) string {
 	from, to := s.offs[k], s.offs[k+1]
-	if s.file == nil {
-		return string(s.data[from:to])
-	}
 	if from == to {
 		return ""
+	}
+	if s.file == nil {
+		if s.FileErr != nil {
+			// A large corpus's texts, on the heap only because the file
+			// failed: a copy, so that a result kept after a re-index does
+			// not keep all of them.
+			return string(s.data[from:to])
+		}
+		return unsafe.String(&s.data[from], int(to-from))
 	}
 	b := make([]byte, to-from)
 	if _, err := s.file.ReadAt(b, int64(from)); err != nil {

