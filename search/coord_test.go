@@ -1,8 +1,13 @@
 package search
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -30,5 +35,47 @@ func TestClauseWeights(t *testing.T) {
 	}
 	if s.dict["analyz"] == 0 || s.dict["analysi"] != 0 || s.dict["footbal"] != 0 {
 		t.Fatalf("seed document frequencies changed: analyz %d, analysi %d, footbal %d", s.dict["analyz"], s.dict["analysi"], s.dict["footbal"])
+	}
+}
+
+// TestQuestionWeights: the clauses of a question weigh their words'
+// rarity beyond a common word's (ranking.AskedWeight); the same words not
+// asked weigh their rarity. "images" is in 3 of the 20 talks (below
+// ranking.CommonShare: not a common word), "container" in 1.
+func TestQuestionWeights(t *testing.T) {
+	talks := []index.Talk{
+		{ID: "c", Title: "Container internals", Kind: index.KindTalk},
+		{ID: "i1", Title: "Images of gardening", Kind: index.KindTalk},
+		{ID: "i2", Title: "Disk images", Kind: index.KindTalk},
+		{ID: "i3", Title: "Images in the browser", Kind: index.KindTalk},
+	}
+	for i := range 16 {
+		talks = append(talks, index.Talk{ID: fmt.Sprintf("other-%d", i), Title: fmt.Sprintf("Talk number %d", i), Kind: index.KindTalk})
+	}
+	e := newEngineT(t, talks, Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if s.common("images") || s.dict["imag"] != 3 || s.dict["contain"] != 1 {
+		t.Fatalf("document frequencies: imag %d, contain %d", s.dict["imag"], s.dict["contain"])
+	}
+	common := ranking.IDF(20, 4)
+	for _, tt := range []struct {
+		query string
+		want  []float64
+	}{
+		{"container images", []float64{s.idf("contain"), s.idf("imag")}},
+		{"how are container images built", []float64{ranking.AskedWeight(s.idf("contain"), common), ranking.AskedWeight(s.idf("imag"), common), 0}},
+	} {
+		pl := s.compile(syntax.Parse(tt.query))
+		var got []float64
+		for _, c := range pl.coord {
+			got = append(got, c.Weight)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%q: clause weights (-want +got):\n%s", tt.query, diff)
+		}
 	}
 }

@@ -118,6 +118,16 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonAlts []alternative
 		pl.synonyms = applied
 		byName := speakerShaped(words)
+		// A question's words weigh in the coordination by their rarity
+		// beyond a common word's (ranking.AskedWeight).
+		asked := questionShaped(p.Words)
+		weigh := func(alts []alternative, literal int) float64 {
+			w := s.clauseWeight(alts, literal)
+			if asked {
+				w = ranking.AskedWeight(w, s.commonIDF())
+			}
+			return w
+		}
 		// Bleve applies no boost of a disjunction: the clause of the
 		// common words is scaled by the share of them a talk matches
 		// unless their terms carry the number of common words.
@@ -185,12 +195,12 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				commonClauses = append(commonClauses, bud.spent(s.scaledWordClause(alts, float64(nCommon))))
 				commonAlts = append(commonAlts, alts...)
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
-				commonWeight = max(commonWeight, s.clauseWeight(alts, nLiteral))
+				commonWeight = max(commonWeight, weigh(alts, nLiteral))
 				continue
 			}
 			q := s.wordClause(alts)
 			altsOf[w] = alts
-			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, nLiteral)}, postings: s.postingsOf(q)})
+			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, nLiteral)}, postings: s.postingsOf(q)})
 		}
 		limit := wordWork(len(words))
 		parts = s.affordableClauses(parts, limit, &bud)
@@ -199,7 +209,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			// one, matched as they are.
 			alts := []alternative{{text: strings.Join(plain, " "), weight: ranking.Literal}}
 			q := s.wordClause(alts)
-			part := wordPart{word: strings.Join(plain, " "), q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: s.clauseWeight(alts, 1)}, postings: s.postingsOf(q)}
+			part := wordPart{word: strings.Join(plain, " "), q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, 1)}, postings: s.postingsOf(q)}
 			if work(parts, part) <= limit {
 				parts = append(parts, part)
 			} else {
@@ -433,6 +443,13 @@ func (s *snapshot) clauseWeight(alts []alternative, literal int) float64 {
 		w = max(w, s.idf(t))
 	}
 	return w
+}
+
+// commonIDF is the rarity (idf) of a word in ranking.CommonShare of the
+// talks: the rarest a common word is.
+func (s *snapshot) commonIDF() float64 {
+	n := uint64(len(s.byID))
+	return ranking.IDF(n, uint64(ranking.CommonShare*float64(n)))
 }
 
 // idf is the inverse document frequency of an index term in the corpus.

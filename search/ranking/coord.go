@@ -28,6 +28,25 @@ const MaxClauses = 32
 // found, only ranked lower.
 const Power = 5.0
 
+// AskedFloor is the share of its rarity a question's word keeps in the
+// coordination (AskedWeight) when it is as common as a common word.
+const AskedFloor = 0.2
+
+// AskedWeight is the weight in the coordination of a word of a question
+// whose rarity is idf, where common is the rarity of a word in
+// CommonShare of the talks. A question names its topic in the words of
+// the asking: besides the topic's words it has verbs and nouns of middle
+// frequency ("get", "accepted", "speed", "make", "images", "started"),
+// just rare enough not to be common words, which weighed by their rarity
+// alone count for half a topic's word, and the talks saying them with
+// the topic's word somewhere in a long text outrank the talks about the
+// topic. Only the rarity beyond a common word's tells the topic; each
+// word keeps AskedFloor of its own so that the order of the words'
+// weights stays as it was.
+func AskedWeight(idf, common float64) float64 {
+	return max(idf-common, 0) + AskedFloor*idf
+}
+
 // IDF is the inverse document frequency of a term in df of n talks, as
 // BM25 has it: what a clause's weight is.
 func IDF(n, df uint64) float64 {

@@ -100,3 +100,26 @@ func TestExplanationWithoutDocIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedWeight: a question's word keeps its rarity beyond a common
+// word's and AskedFloor of its own, so a word of middle frequency weighs
+// beside a rare one little more than half than its rarity alone says, a word as
+// common as a common word keeps only the floor, and the order of words'
+// weights is kept.
+func TestAskedWeight(t *testing.T) {
+	const common = 1.6
+	for _, tt := range []struct{ idf, want float64 }{
+		{4.4, 2.8 + 0.88},
+		{2.1, 0.5 + 0.42},
+		{common, 0.32},
+		{1.0, 0.2},
+		{0, 0},
+	} {
+		if got := AskedWeight(tt.idf, common); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("AskedWeight(%v, %v) = %v, want %v", tt.idf, common, got, tt.want)
+		}
+	}
+	if r, asked := 2.1/4.4, AskedWeight(2.1, common)/AskedWeight(4.4, common); asked >= 0.6*r {
+		t.Errorf("a word of middle frequency weighs %.3f of a rare one asked, %.3f by rarity: want under 0.6 of it", asked, r)
+	}
+}
