@@ -7,6 +7,25 @@ package index
 type Slim struct {
 	Talks []Talk
 	Texts *TextStore
+	// at says where each talk is in Talks once they were reordered in
+	// place (Moved): talk i is Talks[at[i]]; nil means talk i is Talks[i].
+	at []int32
+}
+
+// Moved is c after its owner reordered c.Talks in place, talk i (whose
+// texts stay the store's talk i) moving to at[i]: the same corpus, in its
+// order, without a second array of its talks. at is kept, not copied.
+func (c Slim) Moved(at []int32) Slim {
+	c.at = at
+	return c
+}
+
+// slot is where talk i is in c.Talks.
+func (c Slim) slot(i int) int {
+	if c.at == nil {
+		return i
+	}
+	return int(c.at[i])
 }
 
 // Whole wraps talks that hold their own texts.
@@ -18,7 +37,7 @@ func (c Slim) Len() int { return len(c.Talks) }
 // Talk is talk i with its abstract and description: a copy when they are
 // in the store.
 func (c Slim) Talk(i int) Talk {
-	t := c.Talks[i]
+	t := c.Talks[c.slot(i)]
 	if c.Texts != nil {
 		c.Texts.Fill(i, &t)
 	}
@@ -37,10 +56,10 @@ func (c Slim) EachEvery(step int, fn func(i int, t *Talk)) {
 	var t Talk
 	for i := 0; i < len(c.Talks); i += step {
 		if c.Texts == nil {
-			fn(i, &c.Talks[i])
+			fn(i, &c.Talks[c.slot(i)])
 			continue
 		}
-		t = c.Talks[i]
+		t = c.Talks[c.slot(i)]
 		c.Texts.Fill(i, &t)
 		fn(i, &t)
 	}
@@ -50,7 +69,7 @@ func (c Slim) EachEvery(step int, fn func(i int, t *Talk)) {
 // copies filled from the store, which the batch's index drops once it is
 // in.
 func (c Slim) batch(from, to int) []Talk {
-	if c.Texts == nil {
+	if c.Texts == nil && c.at == nil {
 		return c.Talks[from:to]
 	}
 	out := make([]Talk, to-from)

@@ -180,3 +180,47 @@ func TestBuildSlimMatchesBuild(t *testing.T) {
 		t.Fatalf("the whole talks rebuilt the streamed talks' index: %s", rep.Reason)
 	}
 }
+
+// TestMovedReadsInTheCorpusOrder: talks reordered in place (reversed) read
+// through Moved as the corpus did, each with its own texts, whether Talk,
+// Each, a sample or a batch reads them.
+func TestMovedReadsInTheCorpusOrder(t *testing.T) {
+	c := slimOf(t, t.TempDir(), textTalks)
+	n := c.Len()
+	reordered := slices.Clone(c.Talks)
+	slices.Reverse(reordered)
+	at := make([]int32, n)
+	for i := range at {
+		at[i] = int32(n - 1 - i)
+	}
+	m := Slim{Talks: reordered, Texts: c.Texts}.Moved(at)
+	for i, want := range textTalks {
+		if got := m.Talk(i); !cmp.Equal(got, want) {
+			t.Errorf("Talk(%d) = %+v, want %+v", i, got, want)
+		}
+	}
+	var ids []string
+	m.EachEvery(2, func(i int, tk *Talk) {
+		if !cmp.Equal(*tk, textTalks[i]) {
+			t.Errorf("EachEvery: talk %d = %+v, want %+v", i, *tk, textTalks[i])
+		}
+		ids = append(ids, tk.ID)
+	})
+	var want []string
+	for i := 0; i < n; i += 2 {
+		want = append(want, textTalks[i].ID)
+	}
+	if !slices.Equal(ids, want) {
+		t.Errorf("EachEvery(2) read %q, want %q", ids, want)
+	}
+	if got := m.batch(1, n); !cmp.Equal(got, textTalks[1:]) {
+		t.Errorf("batch(1, %d) = %+v, want %+v", n, got, textTalks[1:])
+	}
+	// Whole talks (no store) read the same way.
+	whole := slices.Clone(textTalks)
+	slices.Reverse(whole)
+	w := Whole(whole).Moved(at)
+	if got := w.batch(0, n); !cmp.Equal(got, textTalks) {
+		t.Errorf("whole: batch(0, %d) = %+v, want %+v", n, got, textTalks)
+	}
+}

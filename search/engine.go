@@ -561,12 +561,21 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 	// Listing hands out as it is (a server's pages list them without a
 	// copy of their own), sharing the values they repeat.
 	s.listing = make([]index.Talk, len(s.byTime))
+	at := make([]int32, len(s.byTime)) // where each talk of the corpus is listed
 	sh := newSharer()
 	for i, d := range s.byTime {
 		d.ord = i
 		s.listing[i] = *d.talk
 		sh.share(&s.listing[i])
 		d.talk = &s.listing[i]
+		at[d.text] = int32(i)
+	}
+	if corpus.Texts != nil {
+		// The derivations below read the corpus (in its own order)
+		// through the listing: the array of talks it was read into, as
+		// large as the listing, is garbage from here on rather than
+		// held beside it through the start.
+		corpus = index.Slim{Talks: s.listing, Texts: corpus.Texts}.Moved(at)
 	}
 	// Newest first means the newest edition first; within one edition the
 	// schedule order stays, so a one-conference corpus ranks as before.
@@ -632,11 +641,11 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 	if <-dictsDone; dictErr != nil {
 		return fail(dictErr)
 	}
-	s.stats = newTermStats(len(talks), relatedDF, s.terms, s.thesaurus)
+	s.stats = newTermStats(len(s.listing), relatedDF, s.terms, s.thesaurus)
 	if assocTerms > 0 {
 		s.assoc = s.assocIndexOf(corpus, index.SidecarOf(idx))
 	}
-	s.small = len(talks) <= o.OnePassMax
+	s.small = len(s.listing) <= o.OnePassMax
 	talk := func(id string, n uint64) (bool, ranking.Damping) {
 		d, ok := s.byID[id]
 		if !ok {
@@ -672,7 +681,7 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 		// warm.
 		s.vocab.lengths.of(s.vocab)
 	}
-	if len(talks) <= o.PrecomputeRelatedMax {
+	if len(s.listing) <= o.PrecomputeRelatedMax {
 		ctx := context.Background()
 		for _, d := range s.byTime {
 			if _, err := s.relatedOf(ctx, d); err != nil {
@@ -683,7 +692,7 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 	}
 	// The start's garbage (the talks' analysis, the thesaurus's mining)
 	// is several times what the snapshot keeps.
-	index.ReleaseMemory(len(talks))
+	index.ReleaseMemory(len(s.listing))
 	return s, nil
 }
 

@@ -2,6 +2,7 @@ package synonyms
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,11 +86,10 @@ func mineAliases(c index.Slim, step int) []Alias {
 	ids := map[string]int32{"": 0}
 	words := []string{""}
 	var humps [][]string // a CamelCase word's parts, lower-cased, by number
-	var docs [][]int32   // each mined talk's words in order, 0 between fields
+	var docs minedDocs   // each mined talk's words in order, 0 between fields
 	var df []int32
 	c.EachEvery(step, func(_ int, t *index.Talk) {
-		i := len(docs)
-		docs = append(docs, nil)
+		docs.start()
 		for _, text := range []string{t.Title, t.Abstract, t.DescriptionText(), t.Track} {
 			for _, w := range strings.FieldsFunc(text, notWordRune) {
 				k := strings.ToLower(w)
@@ -107,13 +107,15 @@ func mineAliases(c index.Slim, step int) []Alias {
 				if humps[id-1] == nil && isCamelName(w) {
 					humps[id-1] = strings.Fields(splitCamel(w))
 				}
-				docs[i] = append(docs[i], id)
+				docs.add(id)
 			}
-			docs[i] = append(docs[i], 0)
+			docs.add(0)
 		}
 	})
 	lastSeen := make([]int32, len(words))
-	for i, d := range docs {
+	var d []int32 // the talk's words, decoded from docs
+	for i := range docs.len() {
+		d = docs.words(i, d)
 		for _, id := range d {
 			if id != 0 && lastSeen[id] != int32(i+1) {
 				lastSeen[id] = int32(i + 1)
@@ -151,7 +153,8 @@ func mineAliases(c index.Slim, step int) []Alias {
 	var pairs []pairStat
 	// Each two-word long form's talks, and the last talk counted.
 	var bigramDF, bigramSeen []int32
-	for i, d := range docs {
+	for i := range docs.len() {
+		d = docs.words(i, d)
 		stamp := int32(i + 1)
 		var shorts []int32
 		byInitial := map[byte][]int32{}
@@ -225,7 +228,7 @@ func mineAliases(c index.Slim, step int) []Alias {
 		count int32
 	}
 	best := map[int32]*choice{}
-	n := float64(len(docs))
+	n := float64(docs.len())
 	for k, at := range pairAt {
 		s, l := int32(k>>32), int32(uint32(k))
 		c := pairs[at].both
@@ -413,3 +416,41 @@ func spellings(c index.Slim, step int, aliases []Alias) {
 }
 
 func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// minedDocs are the words of the mined talks by number, each talk's in
+// order, varint-encoded one after the other. Held as a slice of numbers a
+// talk, they were the largest part of a start's heap at 100,000 talks: words
+// are numbered as first seen, so the frequent ones take a byte or two, not
+// four, and one array spares a slice and its spare room a talk.
+type minedDocs struct {
+	buf  []byte
+	ends []int // where each talk's words end in buf
+}
+
+// start begins the next talk.
+func (m *minedDocs) start() { m.ends = append(m.ends, len(m.buf)) }
+
+// add appends word id to the talk begun last.
+func (m *minedDocs) add(id int32) {
+	m.buf = binary.AppendUvarint(m.buf, uint64(id))
+	m.ends[len(m.ends)-1] = len(m.buf)
+}
+
+// len is the number of talks.
+func (m *minedDocs) len() int { return len(m.ends) }
+
+// words is talk i's words, decoded into scratch's array.
+func (m *minedDocs) words(i int, scratch []int32) []int32 {
+	from := 0
+	if i > 0 {
+		from = m.ends[i-1]
+	}
+	b := m.buf[from:m.ends[i]]
+	out := scratch[:0]
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		out = append(out, int32(v))
+		b = b[n:]
+	}
+	return out
+}
