@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -116,6 +117,9 @@ func TestCommonWordsClauseWhole(t *testing.T) {
 	// A word's clause is a disjunction over ranking.Fields, the title's
 	// first: its term query.
 	titleTerm := func(clause query.Query) *query.TermQuery {
+		if f, ok := clause.(scan.Fields); ok {
+			clause = f.DisjunctionQuery
+		}
 		return clause.(*query.DisjunctionQuery).Disjuncts[0].(*query.TermQuery)
 	}
 	alone := titleTerm(s.wordClause([]alternative{{text: "open", weight: 1}}))

@@ -245,6 +245,10 @@ func visitTerms(q query.Query, visit func(term string)) {
 		for _, c := range x.Disjuncts {
 			visitTerms(c, visit)
 		}
+	case scan.Fields:
+		for _, c := range x.Disjuncts {
+			visitTerms(c, visit)
+		}
 	case *query.ConjunctionQuery:
 		for _, c := range x.Conjuncts {
 			visitTerms(c, visit)

@@ -121,6 +121,8 @@ func termsOf(q query.Query) map[string]bool {
 			for _, c := range x.Disjuncts {
 				walk(c)
 			}
+		case scan.Fields:
+			walk(x.DisjunctionQuery)
 		case *query.ConjunctionQuery:
 			for _, c := range x.Conjuncts {
 				walk(c)

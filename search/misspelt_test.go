@@ -6,6 +6,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 )
 
@@ -62,6 +63,8 @@ func termClauses(q query.Query, field, term string) int {
 			n += termClauses(c, field, term)
 		}
 		return n
+	case scan.Fields:
+		return termClauses(q.DisjunctionQuery, field, term)
 	case *query.TermQuery:
 		if q.FieldVal == field && q.Term == term {
 			return 1

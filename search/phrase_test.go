@@ -86,6 +86,10 @@ func withBlevePhrases(q query.Query) query.Query {
 		c := *x
 		c.Disjuncts = each(x.Disjuncts)
 		return &c
+	case scan.Fields:
+		c := *x.DisjunctionQuery
+		c.Disjuncts = each(x.Disjuncts)
+		return scan.Fields{DisjunctionQuery: &c}
 	case *query.ConjunctionQuery:
 		c := *x
 		c.Conjuncts = each(x.Conjuncts)
@@ -154,6 +158,8 @@ func hasPhrase(q query.Query) bool {
 	case scan.Phrase:
 		return true
 	case *query.DisjunctionQuery:
+		qs = q.Disjuncts
+	case scan.Fields:
 		qs = q.Disjuncts
 	case *query.ConjunctionQuery:
 		qs = q.Conjuncts

@@ -169,6 +169,8 @@ func countPhrases(q query.Query) int {
 			n += countPhrases(c)
 		}
 		return n
+	case scan.Fields:
+		return countPhrases(x.DisjunctionQuery)
 	case *query.ConjunctionQuery:
 		n := 0
 		for _, c := range x.Conjuncts {

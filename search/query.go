@@ -128,6 +128,9 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			return w
 		}
+		// A query of several concepts: its words' fields combine as
+		// scan.Fields does.
+		several := len(words) >= ranking.CappedFieldsWords
 		// Bleve applies no boost of a disjunction: the clause of the
 		// common words is scaled by the share of them a talk matches
 		// unless their terms carry the number of common words.
@@ -192,13 +195,13 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			alts = distinctAlternatives(append(alts, synAlts[w]...))
 			if s.common(w) && !allCommon {
-				commonClauses = append(commonClauses, bud.spent(s.scaledWordClause(alts, float64(nCommon))))
+				commonClauses = append(commonClauses, bud.spent(s.scaledWordClause(alts, float64(nCommon), several)))
 				commonAlts = append(commonAlts, alts...)
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				commonWeight = max(commonWeight, weigh(alts, nLiteral))
 				continue
 			}
-			q := s.wordClause(alts)
+			q := s.scaledWordClause(alts, 1, several)
 			altsOf[w] = alts
 			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, nLiteral)}, postings: s.postingsOf(q)})
 		}
@@ -208,7 +211,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			// Beyond the budget of clauses, the words count together as
 			// one, matched as they are.
 			alts := []alternative{{text: strings.Join(plain, " "), weight: ranking.Literal}}
-			q := s.wordClause(alts)
+			q := s.scaledWordClause(alts, 1, several)
 			part := wordPart{word: strings.Join(plain, " "), q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, 1)}, postings: s.postingsOf(q)}
 			if work(parts, part) <= limit {
 				parts = append(parts, part)
@@ -372,6 +375,11 @@ func locator(must, should, proximity []query.Query) query.Query {
 				walk(d)
 			}
 			return
+		case scan.Fields:
+			for _, d := range q.Disjuncts {
+				walk(d)
+			}
+			return
 		case *query.ConjunctionQuery:
 			for _, c := range q.Conjuncts {
 				walk(c)
@@ -490,13 +498,17 @@ func distinctAlternatives(alts []alternative) []alternative {
 // wordClause matches one word of the query, or any of its alternatives, in
 // any field. Per field, the alternatives form a disjunction boosted by their
 // number, so a word with three alternatives weighs what a word without any
-// does (Bleve's coordination factor would otherwise divide it).
+// does (Bleve's coordination factor would otherwise divide it). The fields
+// combine as a Bleve disjunction does, as in a query of fewer than
+// ranking.CappedFieldsWords words.
 func (s *snapshot) wordClause(alts []alternative) query.Query {
-	return s.scaledWordClause(alts, 1)
+	return s.scaledWordClause(alts, 1, false)
 }
 
-// scaledWordClause is wordClause with every boost times scale.
-func (s *snapshot) scaledWordClause(alts []alternative, scale float64) query.Query {
+// scaledWordClause is wordClause with every boost times scale, its fields
+// combined as scan.Fields does when several (the query has several
+// concepts).
+func (s *snapshot) scaledWordClause(alts []alternative, scale float64, several bool) query.Query {
 	perField := make([]query.Query, 0, len(ranking.Fields))
 	for _, fw := range ranking.Fields {
 		qs := make([]query.Query, 0, len(alts))
@@ -506,7 +518,10 @@ func (s *snapshot) scaledWordClause(alts []alternative, scale float64) query.Que
 		}
 		perField = append(perField, anyOf(qs))
 	}
-	return anyOf(perField)
+	if q := anyOf(perField); isNone(q) || !several {
+		return q
+	}
+	return scan.NewFields(perField)
 }
 
 // literal is how a word matches as typed. A word the analyzer splits into

@@ -40,6 +40,30 @@ const tunedFields = 5
 // k/tunedFields of their sum whatever the number of fields.
 func FieldCoord() float64 { return float64(len(Fields)) / tunedFields }
 
+// CombineFields is the score of a word's clause over Fields in a talk
+// where the word matches matched of the clause's clauses fields, their
+// scores adding up to sum: the sum times the share of the fields matched,
+// as Bleve scores a disjunction, but a share of at most CappedFields. Bleve's share
+// counts a word said in k fields about k² times one said in one, and in a
+// query of several concepts a talk repeating one of them in its title,
+// abstract, description, track and room outranks talks with more of
+// them. A word in the title and the abstract still counts twice the sum,
+// as it did: said in both, it is what the talk is about.
+func CombineFields(sum float64, matched, clauses int) float64 {
+	return sum * float64(min(matched, CappedFields)) / float64(clauses)
+}
+
+// CappedFields is the most fields whose share CombineFields counts.
+const CappedFields = 2
+
+// CappedFieldsWords is the fewest content words of a query whose words'
+// clauses combine their fields by CombineFields; a shorter query's
+// combine them as Bleve does. A query of one or two words is mostly one
+// concept ("libreoffice", "garbage collection"): the talk saying it in
+// every field, its devroom's track and room included, is the talk about
+// it, and no other concept competes.
+const CappedFieldsWords = 3
+
 // FieldNames are the fields of Fields, in its order: the analysed fields a
 // query word is searched in.
 func FieldNames() []string {

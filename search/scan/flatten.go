@@ -56,6 +56,14 @@ func flatRoot(q query.Query) (query.Query, bool) {
 			d.Disjuncts = ds
 			return &d, true
 		}
+	case Fields:
+		// Kept whatever its number of clauses: one field's score is
+		// the clause's, divided by the number of fields.
+		if ds, changed := flatClauses(r.Disjuncts); changed {
+			d := *r.DisjunctionQuery
+			d.Disjuncts = ds
+			return Fields{&d}, true
+		}
 	}
 	return q, false
 }

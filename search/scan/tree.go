@@ -48,6 +48,9 @@ const (
 	opPhrase
 	opDisjunction
 	opConjunction
+	// opFields is a word's clause over its fields (Fields): a
+	// disjunction scored by ranking.CombineFields.
+	opFields
 )
 
 // treeNode is one searcher of a compiled query: what Bleve would build
@@ -190,6 +193,11 @@ func (c *treeCompiler) node(q query.Query) (*treeNode, error) {
 		return c.composite(opDisjunction, q.Disjuncts)
 	case *query.ConjunctionQuery:
 		return c.composite(opConjunction, q.Conjuncts)
+	case Fields:
+		if q.Min > 1 || len(q.Disjuncts) > maxTreeClauses {
+			return nil, nil
+		}
+		return c.composite(opFields, q.Disjuncts)
 	case Phrase:
 		if n, err := c.phrase(q); err != nil || n != nil {
 			return n, err
@@ -390,7 +398,7 @@ func (e *treeEval) matching(n *treeNode) (*roaring.Bitmap, error) {
 			b.RemoveRange(e.to, math.MaxUint32+1)
 			return b, nil
 		}
-	case opDisjunction, opConjunction:
+	case opDisjunction, opConjunction, opFields:
 		var out *roaring.Bitmap
 		for _, ch := range n.children {
 			b, err := e.matching(ch)
@@ -400,7 +408,7 @@ func (e *treeEval) matching(n *treeNode) (*roaring.Bitmap, error) {
 			switch {
 			case out == nil:
 				out = b
-			case n.op == opDisjunction:
+			case n.op != opConjunction:
 				out.Or(b)
 			default:
 				out.And(b)
@@ -444,7 +452,7 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 	// The composite clauses first: they use acc and cnt themselves.
 	lists := make([]*scoredDocs, len(n.children))
 	for i, ch := range n.children {
-		if ch.op == opDisjunction || ch.op == opConjunction {
+		if ch.op == opDisjunction || ch.op == opConjunction || ch.op == opFields {
 			l, err := e.eval(ch)
 			if err != nil {
 				return nil, err
@@ -453,6 +461,7 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 		}
 	}
 	out := e.list()
+	fields := n.op == opFields
 	add := func(d uint32, s float64) {
 		k := d - uint32(e.from)
 		if e.cnt[k] == 0 {
@@ -484,6 +493,8 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 		sum, c := e.acc[k], e.cnt[k]
 		e.acc[k], e.cnt[k] = 0, 0
 		switch {
+		case fields:
+			sum = ranking.CombineFields(sum, int(c), int(total))
 		case n.op == opDisjunction:
 			sum *= float64(c) / float64(total)
 		case c < total:

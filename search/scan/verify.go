@@ -225,6 +225,11 @@ func searcherCount(q query.Query) int {
 			for _, c := range r.Disjuncts {
 				walk(c)
 			}
+		case Fields:
+			n++
+			for _, c := range r.Disjuncts {
+				walk(c)
+			}
 		}
 	}
 	walk(q)
