@@ -481,6 +481,12 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 			e.release(l)
 			continue
 		}
+		if ch.op == opTerm {
+			if err := e.sumTerm(ch, out, add); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err := e.each(ch, add); err != nil {
 			return nil, err
 		}
@@ -519,20 +525,64 @@ func (e *treeEval) each(n *treeNode, at func(d uint32, score float64)) error {
 	case opPhrase:
 		return e.eachOfPhrase(n, at)
 	}
-	it := n.postings.Iterator(true, true, false, nil)
-	var p segment.Posting
-	var err error
-	if e.from > 0 {
-		p, err = seek(it, n.chunk, e.from)
-	} else {
-		p, err = it.Next()
-	}
+	it, p, err := e.postings(n)
 	for ; err == nil && p != nil; p, err = it.Next() {
 		d := p.Number()
 		if d >= e.to {
 			return nil
 		}
 		at(uint32(d), e.score(n, p))
+	}
+	if err != nil {
+		return fmt.Errorf("postings: %w", err)
+	}
+	return nil
+}
+
+// postings returns an iterator of term n's postings and its first posting
+// in the part.
+func (e *treeEval) postings(n *treeNode) (segment.PostingsIterator, segment.Posting, error) {
+	it := n.postings.Iterator(true, true, false, nil)
+	if e.from > 0 {
+		p, err := seek(it, n.chunk, e.from)
+		return it, p, err
+	}
+	p, err := it.Next()
+	return it, p, err
+}
+
+// sumTerm is each(n, add) for eval's add of term n's postings to the
+// sums of a composite clause: the documents no clause had matched before
+// appended to out, the score added to the document's sum in acc, the
+// clause counted in cnt. It reads a zap segment's postings without a call
+// through a function value or an interface per posting: a disjunction's
+// sums are most of what a query matching much of a large corpus costs.
+func (e *treeEval) sumTerm(n *treeNode, out *scoredDocs, add func(d uint32, s float64)) error {
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
+	it, p, err := e.postings(n)
+	zi, ok := it.(*zap.PostingsIterator)
+	if !ok {
+		return e.each(n, add)
+	}
+	from, to := e.from, e.to
+	acc, cnt := e.acc, e.cnt
+	for ; err == nil && p != nil; p, err = zi.Next() {
+		zp, ok := p.(*zap.Posting)
+		if !ok {
+			return fmt.Errorf("postings: a %T in a zap segment", p)
+		}
+		d := zp.Number()
+		if d >= to {
+			return nil
+		}
+		k := d - from
+		if cnt[k] == 0 {
+			out.docs = append(out.docs, uint32(d))
+		}
+		acc[k] += n.bm25(zp.Frequency(), e.fieldLength(zp))
+		cnt[k]++
 	}
 	if err != nil {
 		return fmt.Errorf("postings: %w", err)
