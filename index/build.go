@@ -48,13 +48,14 @@ func newDocument(t Talk) map[string]any {
 // memory.
 //
 // Memory: the peak of a build is the talks, the batches in flight and the
-// Go runtime's headroom (GOGC=100); the merged index is a file mapped from
-// disk, not Go heap. The soft limit that trades CPU for memory is the
-// environment's GOMEMLIMIT, which the runtime reads by itself. Build does
-// not set a limit itself: it is process-wide, only the command that owns
-// the process knows its budget, and the build's live heap (the talks and a
-// batch's analysis) leaves a limit little room: a tight GOMEMLIMIT, or a
-// lower GOGC, cuts a large build's peak only for much more build CPU.
+// Go runtime's headroom; the merged index is a file mapped from disk, not
+// Go heap. A large build lowers that headroom while its batches are
+// indexed (tightenGC in merge.go), a percent rather than a limit: the
+// collector's work grows with the heap, not past a fixed size. Build sets
+// no memory limit: it is process-wide, only the command that owns the
+// process knows its budget, and the build's live heap (the talks and a
+// batch's analysis) leaves a limit little room. The environment's
+// GOMEMLIMIT, which the runtime reads by itself, is the operator's.
 const batchSize = 700
 
 // Progress is told, after each batch, how many of total talks are indexed.
