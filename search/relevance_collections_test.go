@@ -431,12 +431,12 @@ var fosdemScanFloors = map[string]scores{
 	"topic":       {0.864, 1.000, 0.481},
 	"acronym":     {0.961, 1.000, 0.469},
 	"variant":     {0.823, 1.000, 0.524},
-	"question":    {0.588, 0.938, 0.451},
+	"question":    {0.603, 0.938, 0.457},
 	"misspelling": {0.920, 1.000, 0.532},
 	"speaker":     {0.963, 1.000, 0.971},
 	"multi":       {0.712, 1.000, 0.496},
 	"schedule":    {0.769, 0.938, 0.340},
-	"all":         {0.841, 0.986, 0.556},
+	"all":         {0.843, 0.986, 0.556},
 }
 
 func TestRelevanceFOSDEMScan(t *testing.T) {
