@@ -182,3 +182,28 @@ func TestQuestionAgreement(t *testing.T) {
 		t.Errorf("question agreement in the title: %v, want %v", got, want)
 	}
 }
+
+// TestWithoutNamesWhatIsAbsent: in a query of more than two words,
+// "without" and the word it governs are no content words, so neither a
+// word's clause nor the coordination asks the talks to name what they do
+// without; a query of two words keeps them.
+func TestWithoutNamesWhatIsAbsent(t *testing.T) {
+	e := newEngineT(t, agreementTalks(), Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	for _, tt := range []struct{ query, want string }{
+		{"phone without google", "phone"},
+		{"serve models without a GPU", "serve models"},
+		{"without google", "without google"},
+		{"container security without root", "container security"},
+		{"without root containers", "containers"},
+	} {
+		got := strings.Join(s.contentWords(syntax.Parse(tt.query).Words), " ")
+		if got != tt.want {
+			t.Errorf("%q: content words %q, want %q", tt.query, got, tt.want)
+		}
+	}
+}

@@ -676,12 +676,17 @@ func (s *snapshot) fieldQuery(field, text string, phrase bool, boost float64) qu
 }
 
 // contentWords drops the words that carry no meaning for a search: those
-// the analyzer removes entirely, and question filler ("how", "what", "I").
-// If that would leave nothing, the analyzer's verdict alone decides.
+// the analyzer removes entirely, question filler ("how", "what", "I") and
+// what the talks do without (absent). If that would leave nothing, the
+// analyzer's verdict alone decides.
 func (s *snapshot) contentWords(words []string) []string {
 	var kept, filler []string
-	for _, w := range words {
+	for i, w := range words {
 		if len(s.analyze(w)) == 0 {
+			continue
+		}
+		if absent(words, i) {
+			filler = append(filler, w)
 			continue
 		}
 		if isQueryFiller(strings.ToLower(w)) {
@@ -694,6 +699,27 @@ func (s *snapshot) contentWords(words []string) []string {
 		return filler
 	}
 	return kept
+}
+
+// absent says whether words[i] is "without" or the word it governs (the
+// next word not a stop word) in a query of more than two words: "phone
+// without google" asks for phones, and the talks about them need not name
+// what they do without; counted by the coordination, the word made talks
+// about Google outrank those about free phones. A query of two words
+// ("without google") is all there is to look for.
+func absent(words []string, i int) bool {
+	is := func(j int) bool { return j >= 0 && j < len(words) && strings.EqualFold(words[j], "without") }
+	if len(words) <= 2 {
+		return false
+	}
+	if is(i) {
+		return i+1 < len(words)
+	}
+	j := i - 1
+	for j >= 0 && analysis.IsStopWord(strings.ToLower(words[j])) {
+		j--
+	}
+	return is(j)
 }
 
 // clauseWords are the typed words up to the last content word that gets

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/ranking"
 )
 
 // TestAddHyphenatedAsRegexp: the hyphen walk records what the regular
@@ -50,5 +53,38 @@ func TestAddHyphenatedAsRegexp(t *testing.T) {
 	v.addHyphenated("Pre-Training, pre-training")
 	if want := map[string]string{"pretraining": "pre-training"}; !maps.Equal(v.hyphens, want) {
 		t.Errorf("got %v, want %v", v.hyphens, want)
+	}
+}
+
+// TestAgentNounVariant: an action typed in -ing matches the doer the
+// corpus names ("contributing" → contributor, which the stemmer keeps
+// apart) at ranking.AgentNoun; a word not in -ing ("act") gets no such
+// variant, nor a word whose doer the corpus lacks.
+func TestAgentNounVariant(t *testing.T) {
+	e := newEngineT(t, []index.Talk{
+		{ID: "a", Kind: index.KindTalk, Title: "Onboarding new contributors", Abstract: "A contributor's path."},
+		{ID: "b", Kind: index.KindTalk, Title: "The EU AI Act", Abstract: "What the actors must do."},
+		{ID: "c", Kind: index.KindTalk, Title: "Packaging Python", Abstract: "Wheels."},
+	}, Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	for _, tt := range []struct {
+		word string
+		want []alternative
+	}{
+		{"contributing", []alternative{{text: "contributor", weight: ranking.AgentNoun}}},
+		{"act", nil},
+		{"packaging", nil},
+	} {
+		var got []alternative
+		for _, v := range s.variants(tt.word) {
+			got = append(got, v.alt)
+		}
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(alternative{})); diff != "" {
+			t.Errorf("%s: variants (-want +got):\n%s", tt.word, diff)
+		}
 	}
 }

@@ -95,6 +95,9 @@ const (
 	// CompoundPart: the terms of a compound word (`torch.compile`)
 	// matched apart; the compound matches as a phrase of them.
 	CompoundPart = 0.1
+	// AgentNoun: the doer of the word's action ("contributor" for
+	// "contributing"), a near form the stemmer keeps apart.
+	AgentNoun = 0.5
 	// Association: a term the talks use with the query's words (assoc.go),
 	// never counted by the coordination.
 	Association = 0.3
