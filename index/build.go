@@ -50,7 +50,7 @@ func newDocument(t Talk) map[string]any {
 // Memory: the peak of a build is the talks, the batches in flight and the
 // Go runtime's headroom; the merged index is a file mapped from disk, not
 // Go heap. A large build lowers that headroom while its batches are
-// indexed (tightenGC in merge.go), a percent rather than a limit: the
+// indexed (TightenGC in merge.go), a percent rather than a limit: the
 // collector's work grows with the heap, not past a fixed size. Build sets
 // no memory limit: it is process-wide, only the command that owns the
 // process knows its budget, and the build's live heap (the talks and a

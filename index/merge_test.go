@@ -90,7 +90,7 @@ func TestOpenMergesBatches(t *testing.T) {
 // turned off are left as they are.
 func TestTightenGC(t *testing.T) {
 	if _, set := os.LookupEnv("GOGC"); set {
-		t.Skip("GOGC is set: tightenGC keeps the environment's percent")
+		t.Skip("GOGC is set: TightenGC keeps the environment's percent")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for _, c := range []struct {
@@ -104,7 +104,7 @@ func TestTightenGC(t *testing.T) {
 		{"collector off", releaseMemoryMin, -1, -1},
 	} {
 		debug.SetGCPercent(c.before)
-		restore := tightenGC(c.talks)
+		restore := TightenGC(c.talks)
 		if got := debug.SetGCPercent(c.during); got != c.during {
 			t.Errorf("%s: percent during the build %d, want %d", c.name, got, c.during)
 		}

@@ -477,6 +477,10 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 		}
 		return nil, fmt.Errorf("build index: %w", err)
 	}
+	// The derivations below are short-lived garbage over the talks and
+	// the mapped index, as the batches were: a large corpus derives them
+	// at the build's lower collector percent.
+	defer index.TightenGC(corpus.Len())()
 	talks := corpus.Talks // whole, or without their texts: only the fields beside them are read here
 	s := &snapshot{
 		idx:     idx,
