@@ -103,8 +103,10 @@ func (s *snapshot) variants(w string) []variant {
 	// The doer of an action typed in -ing, which the stemmer keeps apart
 	// ("contributing", stemmed contribut, and "contributor"); a noun typed
 	// whole ("act") is no action ("actor").
-	if ts := s.analyze(lw); strings.HasSuffix(lw, "ing") && len(ts) == 1 && s.dict[ts[0]+"or"] > 0 {
-		out = append(out, variant{alternative{text: ts[0] + "or", weight: ranking.AgentNoun}, ""})
+	if strings.HasSuffix(lw, "ing") {
+		if ts := s.analyze(lw); len(ts) == 1 && s.dict[ts[0]+"or"] > 0 {
+			out = append(out, variant{alternative{text: ts[0] + "or", weight: ranking.AgentNoun}, ""})
+		}
 	}
 	return out
 }
