@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/talksearch/talksearch/index"
+	"github.com/talksearch/talksearch/search/ranking"
 	"github.com/talksearch/talksearch/search/scan"
 	"github.com/talksearch/talksearch/search/syntax"
 )
@@ -97,7 +99,8 @@ func TestAgreementClauses(t *testing.T) {
 // TestCommonWordsClauseWhole: the terms of each common word carry the
 // number of common words, which the disjunction of the common words
 // divides a talk matching one of them by (Bleve applies no boost of a
-// disjunction), so that one common word matched scores its clause whole.
+// disjunction), so that one common word matched scores its clause whole;
+// in a question, ranking.AskedCommon of it.
 func TestCommonWordsClauseWhole(t *testing.T) {
 	var talks []index.Talk
 	for i := range 10 {
@@ -123,13 +126,22 @@ func TestCommonWordsClauseWhole(t *testing.T) {
 		return clause.(*query.DisjunctionQuery).Disjuncts[0].(*query.TermQuery)
 	}
 	alone := titleTerm(s.wordClause([]alternative{{text: "open", weight: 1}}))
-	pl := s.compile(syntax.Parse("open source hardware"))
-	// The common words' clause is the second of the words' disjunction,
-	// open's clause the first of it.
-	words := pl.q.(*query.BooleanQuery).Must.(*query.ConjunctionQuery).Conjuncts[0].(*query.DisjunctionQuery)
-	got := titleTerm(words.Disjuncts[1].(*query.DisjunctionQuery).Disjuncts[0])
-	if got.Term != "open" || got.BoostVal.Value() != 2*alone.BoostVal.Value() {
-		t.Errorf("%s in the common words' clause boosted %v, want twice %v", got.Term, got.BoostVal.Value(), alone.BoostVal.Value())
+	// A question's common words score ranking.AskedCommon of that.
+	for _, tt := range []struct {
+		query string
+		scale float64
+	}{
+		{"open source hardware", 2},
+		{"what is open source hardware", 2 * ranking.AskedCommon},
+	} {
+		pl := s.compile(syntax.Parse(tt.query))
+		// The common words' clause is the second of the words'
+		// disjunction, open's clause the first of it.
+		words := pl.q.(*query.BooleanQuery).Must.(*query.ConjunctionQuery).Conjuncts[0].(*query.DisjunctionQuery)
+		got := titleTerm(words.Disjuncts[1].(*query.DisjunctionQuery).Disjuncts[0])
+		if got.Term != "open" || math.Abs(got.BoostVal.Value()-tt.scale*alone.BoostVal.Value()) > 1e-9 {
+			t.Errorf("%q: %s in the common words' clause boosted %v, want %v × %v", tt.query, got.Term, got.BoostVal.Value(), tt.scale, alone.BoostVal.Value())
+		}
 	}
 }
 

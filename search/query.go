@@ -128,6 +128,13 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			return w
 		}
+		// A question's common words score as they weigh in the
+		// coordination: ranking.AskedFloor of themselves
+		// (ranking.AskedCommon).
+		commonScale := 1.0
+		if asked {
+			commonScale = ranking.AskedCommon
+		}
 		// A query of several concepts: its words' fields combine as
 		// scan.Fields does.
 		several := len(words) >= ranking.CappedFieldsWords
@@ -195,7 +202,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			alts = distinctAlternatives(append(alts, synAlts[w]...))
 			if s.common(w) && !allCommon {
-				commonClauses = append(commonClauses, bud.spent(s.scaledWordClause(alts, float64(nCommon), several)))
+				commonClauses = append(commonClauses, bud.spent(s.scaledWordClause(alts, float64(nCommon)*commonScale, several)))
 				commonAlts = append(commonAlts, alts...)
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				commonWeight = max(commonWeight, weigh(alts, nLiteral))

@@ -47,6 +47,16 @@ func AskedWeight(idf, common float64) float64 {
 	return max(idf-common, 0) + AskedFloor*idf
 }
 
+// AskedCommon scales the score of a question's common words: a word in
+// more than CommonShare of the talks weighs AskedFloor of its rarity in
+// the coordination (AskedWeight), and its score counts as much. A
+// question's common words are the words of the asking or the setting
+// ("open source", "linux" at a conference of free software), and scored
+// whole the talks saying them in the title ("open source" in a dozen
+// titles) outrank those about what is asked, the coordination having no
+// say when a talk matches every clause.
+const AskedCommon = AskedFloor
+
 // IDF is the inverse document frequency of a term in df of n talks, as
 // BM25 has it: what a clause's weight is.
 func IDF(n, df uint64) float64 {
