@@ -32,7 +32,7 @@ func (e *Engine) RelatedToAll(ctx context.Context, ids []string) ([]Related, err
 	in := map[string]bool{}
 	var agenda []*doc
 	for _, id := range ids {
-		if d, ok := s.byID[id]; ok && !in[id] {
+		if d, ok := s.lookUp(id); ok && !in[id] {
 			in[id] = true
 			agenda = append(agenda, d)
 		}
@@ -54,7 +54,8 @@ func (e *Engine) RelatedToAll(ctx context.Context, ids []string) ([]Related, err
 			}
 			m, ok := byID[r.ID]
 			if !ok {
-				m = &merged{r: r, ord: s.byID[r.ID].ord}
+				rd, _ := s.lookUp(r.ID) // a related talk is the corpus's
+				m = &merged{r: r, ord: int(rd.ord)}
 				m.r.Score, m.r.Clash = 0, false
 				byID[r.ID] = m
 			}
@@ -68,8 +69,9 @@ func (e *Engine) RelatedToAll(ctx context.Context, ids []string) ([]Related, err
 	ords := make(map[string]int, len(byID))
 	for id, m := range byID {
 		m.r.Score = round3(m.r.Score)
+		rd, _ := s.lookUp(id)
 		for _, d := range agenda {
-			m.r.Clash = m.r.Clash || d.talk.Clashes(*s.byID[id].talk)
+			m.r.Clash = m.r.Clash || d.talk.Clashes(*rd.talk)
 		}
 		out = append(out, m.r)
 		ords[id] = m.ord

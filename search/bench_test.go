@@ -156,7 +156,8 @@ func BenchmarkRelated(b *testing.B) {
 	ctx := context.Background()
 	b.Run("compute", func(b *testing.B) {
 		runTimed(b, len(c.Talks), func(i int) error {
-			_, err := s.computeRelated(ctx, s.byID[c.Talks[i].ID])
+			d, _ := s.lookUp(c.Talks[i].ID)
+			_, err := s.computeRelated(ctx, d)
 			return err
 		})
 	})

@@ -259,7 +259,7 @@ func (e *Engine) Talk(ctx context.Context, id string) (*TalkDetail, error) {
 		return nil, err
 	}
 	defer done()
-	d, ok := s.byID[id]
+	d, ok := s.lookUp(id)
 	if !ok {
 		return nil, fmt.Errorf("talk %q: %w", id, ErrNotFound)
 	}
@@ -289,7 +289,7 @@ func (e *Engine) Corpus() (generation uint64, talks []index.Talk) {
 	out := make([]index.Talk, len(s.byTime))
 	for i, d := range s.byTime {
 		out[i] = *d.talk
-		s.texts.Fill(d.text, &out[i])
+		s.texts.Fill(int(d.text), &out[i])
 	}
 	return s.gen, out
 }
@@ -324,8 +324,8 @@ func (e *Engine) Texts(ids []string) []Texts {
 	}
 	defer done()
 	for i, id := range ids {
-		if d, ok := s.byID[id]; ok {
-			out[i] = Texts{s.texts.Abstract(d.text), s.texts.Description(d.text)}
+		if d, ok := s.lookUp(id); ok {
+			out[i] = Texts{s.texts.Abstract(int(d.text)), s.texts.Description(int(d.text))}
 		}
 	}
 	return out
@@ -335,7 +335,7 @@ func (e *Engine) Texts(ids []string) []Texts {
 // (snapshot.texts): a copy of the caller's.
 func (s *snapshot) full(d *doc) *index.Talk {
 	t := *d.talk
-	s.texts.Fill(d.text, &t)
+	s.texts.Fill(int(d.text), &t)
 	return &t
 }
 
@@ -343,28 +343,30 @@ func msSince(t time.Time) float64 {
 	return float64(time.Since(t).Microseconds()) / 1000
 }
 
-// doc is what a snapshot knows of one talk beyond the index.
+// doc is what a snapshot knows of one talk beyond the index. There is one
+// per talk, so its numbers are as small as a corpus allows.
 type doc struct {
 	// talk is the talk without its abstract and description, which are
 	// in the snapshot's texts at text (snapshot.full).
 	talk *index.Talk
-	text int
-	ord  int // position in the corpus order of byTime
+	// num is the talk's internal document number in the snapshot's
+	// scan.Index.
+	num  uint64
+	text int32
+	ord  int32 // position in the corpus order of byTime
 	// newest is the position newest edition first (the conference's first
 	// start descending, then the corpus order), which breaks ties of score.
-	newest int
+	newest int32
+	// startMin is the talk's start in minutes into its own day, -1 for
+	// none (timeFilter).
+	startMin int32
 	// track is the talk's track as the facet shows it (snapshot.shown),
-	// which a track: clause selects by.
-	track string
+	// which a track: clause selects by: 1 + its place in the facet's
+	// values, 0 for none (snapshot.facets).
+	track int32
 	// damping repeats ranking.DampingOf(talk) where a scan of every
 	// match reads it without loading the talk.
 	damping ranking.Damping
-	// startMin is the talk's start in minutes into its own day, -1 for
-	// none (timeFilter).
-	startMin int
-	// num is the talk's internal document number in the snapshot's
-	// scan.Index.
-	num uint64
 }
 
 // snapshot is everything built from one corpus; it never changes after
@@ -378,9 +380,11 @@ type snapshot struct {
 	// docs are the talks by document number (layOut); nil where no talk.
 	docs []*doc
 	// small: the corpus has at most Options.OnePassMax talks (onePass).
-	small  bool
-	opts   Options
-	byID   map[string]*doc
+	small bool
+	opts  Options
+	// byID are the talks' places in byTime in the order of their ids
+	// (lookUp): a map of every id would be many times their size.
+	byID   []int32
 	byTime []*doc // every talk, ordered by start, unscheduled last, title
 	// texts are the talks' abstracts and descriptions, off the Go heap
 	// (index.TextStore): the docs' talks are copies without them, so a
@@ -485,7 +489,6 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 	s := &snapshot{
 		idx:     idx,
 		opts:    o,
-		byID:    make(map[string]*doc, len(talks)),
 		byTime:  make([]*doc, 0, len(talks)),
 		cache:   newResultCache(o.CacheSize),
 		matches: newBoundedCache[*queryMatches](o.CacheSize / 8),
@@ -521,12 +524,7 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 			*t = talks[i]
 			t.Abstract, t.Description = "", ""
 		}
-		if _, dup := s.byID[t.ID]; dup {
-			s.closeIndex()
-			return nil, fmt.Errorf("duplicate talk id %q", t.ID)
-		}
-		d := &doc{talk: t, text: i, damping: ranking.DampingOf(t), startMin: startMinute(t)}
-		s.byID[t.ID] = d
+		d := &doc{talk: t, text: int32(i), damping: ranking.DampingOf(t), startMin: int32(startMinute(t))}
 		s.byTime = append(s.byTime, d)
 		for i, v := range talkFacetValues(t) {
 			if v == "" || shown.add(i, v, t) {
@@ -554,13 +552,14 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 			s.values[facetNames[i]] = append(s.values[facetNames[i]], v)
 		}
 	}
-	for _, d := range s.byTime {
-		d.track = s.shownValue(trackFacet, d.talk.Track)
-	}
 	for _, vs := range s.values {
 		sort.Strings(vs)
 	}
 	sort.SliceStable(s.byTime, func(i, j int) bool { return timeLess(s.byTime[i].talk, s.byTime[j].talk) })
+	if id, dup := s.sortIDs(); dup {
+		s.closeIndex()
+		return nil, fmt.Errorf("duplicate talk id %q", id)
+	}
 	// The talks are laid out again in schedule order, in one array that
 	// Listing hands out as it is (a server's pages list them without a
 	// copy of their own), sharing the values they repeat.
@@ -568,7 +567,7 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 	at := make([]int32, len(s.byTime)) // where each talk of the corpus is listed
 	sh := newSharer()
 	for i, d := range s.byTime {
-		d.ord = i
+		d.ord = int32(i)
 		s.listing[i] = *d.talk
 		sh.share(&s.listing[i])
 		d.talk = &s.listing[i]
@@ -601,7 +600,7 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 		return a.After(b)
 	})
 	for i, d := range recent {
-		d.newest = i
+		d.newest = int32(i)
 	}
 	m := idx.Mapping()
 	if s.analyzer = m.AnalyzerNamed(m.AnalyzerNameForPath(index.FieldTitle)); s.analyzer == nil {
@@ -651,7 +650,7 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 	}
 	s.small = len(s.listing) <= o.OnePassMax
 	talk := func(id string, n uint64) (bool, ranking.Damping) {
-		d, ok := s.byID[id]
+		d, ok := s.lookUp(id)
 		if !ok {
 			return false, 0
 		}
@@ -721,6 +720,7 @@ func (s *snapshot) layOut() error {
 					s.facets[n][i] = int32(k + 1)
 				}
 			}
+			s.docs[n].track = s.facets[n][trackFacet]
 			for _, v := range moreLanguages(d.talk) {
 				if s.moreLanguages == nil {
 					s.moreLanguages = make([][]int32, len(s.docs))
@@ -742,9 +742,34 @@ func (s *snapshot) layOut() error {
 	for i, d := range s.byTime {
 		moved := s.docs[d.num]
 		s.byTime[i] = moved
-		s.byID[moved.talk.ID] = moved
 	}
 	return nil
+}
+
+// sortIDs orders byID, the talks by id, once byTime is in its order;
+// two talks with one id are an error: it returns the id.
+func (s *snapshot) sortIDs() (string, bool) {
+	s.byID = make([]int32, len(s.byTime))
+	for i := range s.byID {
+		s.byID[i] = int32(i)
+	}
+	id := func(k int32) string { return s.byTime[k].talk.ID }
+	slices.SortFunc(s.byID, func(a, b int32) int { return strings.Compare(id(a), id(b)) })
+	for k := 1; k < len(s.byID); k++ {
+		if id(s.byID[k]) == id(s.byID[k-1]) {
+			return id(s.byID[k]), true
+		}
+	}
+	return "", false
+}
+
+// lookUp is the doc of the talk with id.
+func (s *snapshot) lookUp(id string) (*doc, bool) {
+	k, ok := sort.Find(len(s.byID), func(k int) int { return strings.Compare(id, s.byTime[s.byID[k]].talk.ID) })
+	if !ok {
+		return nil, false
+	}
+	return s.byTime[s.byID[k]], true
 }
 
 // onePass says whether the snapshot's searches collect the positions of

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -593,5 +595,26 @@ func TestSnapshotOfAnIndexWithoutATalk(t *testing.T) {
 	}}.withDefaults())
 	if err == nil || !strings.Contains(err.Error(), "1 of 73 talks are not in the index ("+c.Talks[0].ID+" is one)") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestDuplicateIDs: two talks with one id, wherever they are in the
+// corpus, are refused with the id named; a corpus of distinct ids finds
+// every talk by its id.
+func TestDuplicateIDs(t *testing.T) {
+	talks := fixtureTalks(t)
+	e, err := New(talks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range talks {
+		if d, err := e.Talk(context.Background(), tk.ID); err != nil || d.Talk.ID != tk.ID {
+			t.Fatalf("Talk(%s) = %v, %v", tk.ID, d, err)
+		}
+	}
+	twice := slices.Clone(talks)
+	twice[len(twice)-1].ID = talks[1].ID
+	if _, err := New(twice); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("duplicate talk id %q", talks[1].ID)) {
+		t.Fatalf("err = %v, want the duplicate id %s", err, talks[1].ID)
 	}
 }

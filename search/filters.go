@@ -78,10 +78,10 @@ func (f timeFilter) passes(d *doc) bool {
 	if f.cancelled != "" && d.talk.Cancelled != (f.cancelled == CancelledOnly) {
 		return false
 	}
-	if f.after > 0 && (d.startMin < 0 || d.startMin+1 < f.after) {
+	if f.after > 0 && (d.startMin < 0 || int(d.startMin)+1 < f.after) {
 		return false
 	}
-	if f.before > 0 && (d.startMin < 0 || d.startMin+1 >= f.before) {
+	if f.before > 0 && (d.startMin < 0 || int(d.startMin)+1 >= f.before) {
 		return false
 	}
 	return true

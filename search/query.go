@@ -463,13 +463,13 @@ func (s *snapshot) clauseWeight(alts []alternative, literal int) float64 {
 // commonIDF is the rarity (idf) of a word in ranking.CommonShare of the
 // talks: the rarest a common word is.
 func (s *snapshot) commonIDF() float64 {
-	n := uint64(len(s.byID))
+	n := uint64(len(s.byTime))
 	return ranking.IDF(n, uint64(ranking.CommonShare*float64(n)))
 }
 
 // idf is the inverse document frequency of an index term in the corpus.
 func (s *snapshot) idf(term string) float64 {
-	return ranking.IDF(uint64(len(s.byID)), s.dict[term])
+	return ranking.IDF(uint64(len(s.byTime)), s.dict[term])
 }
 
 // alternative is one way of matching a word of the query.
@@ -599,7 +599,7 @@ func (s *snapshot) common(w string) bool {
 	for _, t := range s.analyze(s.knownForm(w)) {
 		df = max(df, s.dict[t])
 	}
-	return float64(df) > ranking.CommonShare*float64(len(s.byID))
+	return float64(df) > ranking.CommonShare*float64(len(s.byTime))
 }
 
 // knownForm returns w, or the form of w the index knows when w is an

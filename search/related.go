@@ -282,7 +282,7 @@ func (s *snapshot) computeRelated(ctx context.Context, d *doc) ([]Related, error
 // sameTrackOrSpeaker reports whether two talks are in the same track (by
 // name, whatever the edition) or share a speaker.
 func sameTrackOrSpeaker(a, b *doc) bool {
-	if a.track != "" && a.track == b.track {
+	if a.track != 0 && a.track == b.track {
 		return true
 	}
 	for _, sa := range a.talk.Speakers {

@@ -54,11 +54,7 @@ func TestRescoreKeepsTheJudgedPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The whole query scanned, as before rescoring.
-		var keep func(uint64) bool
-		if pl.tracks != nil {
-			keep = func(n uint64) bool { return pl.tracks[s.docs[n].track] }
-		}
-		all, _, err := s.scan.Matches(s.withBM25(ctx), pl.q, pl.coord, keep)
+		all, _, err := s.scan.Matches(s.withBM25(ctx), pl.q, pl.coord, s.inTracks(pl))
 		if err != nil {
 			t.Fatal(err)
 		}

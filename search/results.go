@@ -238,6 +238,16 @@ func (s *snapshot) selectPage(ctx context.Context, r Request, qm *queryMatches) 
 // locating the page: under it the goroutine costs more than it saves.
 const minCountBeside = 8192
 
+// inTracks keeps the talks of the plan's tracks (a track: clause), by
+// document number; nil when the plan selects no track.
+func (s *snapshot) inTracks(pl plan) func(n uint64) bool {
+	if pl.tracks == nil {
+		return nil
+	}
+	tracks := s.values[facetNames[trackFacet]]
+	return func(n uint64) bool { k := s.docs[n].track; return k > 0 && pl.tracks[tracks[k-1]] }
+}
+
 // candidates returns every talk matching the plan, before facet selection,
 // and the squared weight of what scored them (scanner.matches). A scan
 // that rescores (rescore.go) scores the plan's required part only.
@@ -245,10 +255,7 @@ func (s *snapshot) candidates(ctx context.Context, pl plan) ([]match, float64, e
 	if pl.none {
 		return nil, 0, nil
 	}
-	var keep func(n uint64) bool
-	if pl.tracks != nil {
-		keep = func(n uint64) bool { return pl.tracks[s.docs[n].track] }
-	}
+	keep := s.inTracks(pl)
 	if pl.q == nil {
 		// Every talk, in document-number order: the order they lie in
 		// memory (layOut), which a count of every talk's facets reads

@@ -28,7 +28,7 @@ func TestPageOf(t *testing.T) {
 	s := &snapshot{docs: make([]*doc, 500)}
 	newest := rng.Perm(len(s.docs))
 	for n, ord := range rng.Perm(len(s.docs)) {
-		s.docs[n] = &doc{ord: ord, newest: newest[n]}
+		s.docs[n] = &doc{ord: int32(ord), newest: int32(newest[n])}
 	}
 	ms := make([]match, len(s.docs))
 	for i, n := range rng.Perm(len(s.docs)) {
@@ -38,7 +38,7 @@ func TestPageOf(t *testing.T) {
 	ords := func(ms []match) []int {
 		out := make([]int, len(ms))
 		for i, m := range ms {
-			out[i] = s.docs[m.Num].ord
+			out[i] = int(s.docs[m.Num].ord)
 		}
 		return out
 	}
@@ -128,7 +128,10 @@ func TestScannerNumbersEveryTalk(t *testing.T) {
 	// breaks.
 	var searched []match
 	for _, h := range res.Hits {
-		d := s.byID[h.ID]
+		d, ok := s.lookUp(h.ID)
+		if !ok {
+			t.Fatalf("hit %s is no talk of the corpus", h.ID)
+		}
 		score := h.Score
 		if d.damping&ranking.DampBreak != 0 {
 			score *= ranking.Break

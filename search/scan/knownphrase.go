@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -20,10 +21,12 @@ import (
 
 // knownPhrase is what a phrase matches in a field: the talks with it, in
 // document order, and for each its terms' frequencies and field lengths
-// (those of talk j's term i at j × terms + i).
+// (those of talk j's term i at j × terms + i). They are kept for the
+// snapshot's life, so as small as they hold: a term's frequency in one
+// field of one talk fits 32 bits, and no spare room is kept.
 type knownPhrase struct {
 	docs    []uint32
-	freqs   []uint64
+	freqs   []uint32
 	lengths []float64
 }
 
@@ -56,13 +59,14 @@ func (sc *Index) KnowPhrases(ctx context.Context, phrases []Phrase) error {
 		err = e.phraseDocs(n, func(d uint32, ps []segment.Posting) {
 			k.docs = append(k.docs, d)
 			for _, posting := range ps {
-				k.freqs = append(k.freqs, posting.Frequency())
+				k.freqs = append(k.freqs, uint32(posting.Frequency()))
 				k.lengths = append(k.lengths, e.fieldLength(posting))
 			}
 		})
 		if err != nil {
 			return fmt.Errorf("phrase %v in %s: %w", q.Terms, q.FieldVal, err)
 		}
+		k.docs, k.freqs, k.lengths = slices.Clone(k.docs), slices.Clone(k.freqs), slices.Clone(k.lengths) // without the appends' spare room
 		out[key] = k
 	}
 	sc.phrases, sc.knownQueries = out, phrases

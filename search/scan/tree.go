@@ -658,7 +658,7 @@ func (e *treeEval) eachOfPhrase(n *treeNode, at func(d uint32, score float64)) e
 			// The conjunction's sum, in its order of the terms.
 			var sum float64
 			for _, i := range n.sumOrder {
-				sum += n.slots[i].bm25(k.freqs[j*slots+i], k.lengths[j*slots+i])
+				sum += n.slots[i].bm25(uint64(k.freqs[j*slots+i]), k.lengths[j*slots+i])
 			}
 			at(d, sum)
 		}

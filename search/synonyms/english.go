@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -19,35 +21,85 @@ import (
 //go:embed english.txt.gz
 var englishGz []byte
 
-// englishWords: word → 'e' (both spellings), 'a' (American) or 'b' (British).
-var englishWords = sync.OnceValue(func() map[string]byte {
+// englishWords are the dictionary's words, read once.
+var englishWords = sync.OnceValue(func() *dictionary {
 	zr, err := gzip.NewReader(bytes.NewReader(englishGz))
 	if err != nil {
 		panic("synonyms: english.txt.gz: " + err.Error()) // embedded at build time: a broken file is a build defect
 	}
-	m := make(map[string]byte, 80_000)
+	type entry struct {
+		word string
+		kind byte
+	}
+	list := make([]entry, 0, 80_000)
+	size := 0
 	sc := bufio.NewScanner(zr)
 	for sc.Scan() {
 		w := sc.Text()
 		switch {
 		case strings.HasPrefix(w, "a:"):
-			m[w[2:]] = 'a'
+			list = append(list, entry{w[2:], 'a'})
 		case strings.HasPrefix(w, "b:"):
-			m[w[2:]] = 'b'
+			list = append(list, entry{w[2:], 'b'})
 		case w != "":
-			m[w] = 'e'
+			list = append(list, entry{w, 'e'})
+		default:
+			continue
 		}
+		size += len(list[len(list)-1].word)
 	}
 	if err := sc.Err(); err != nil {
 		panic("synonyms: english.txt.gz: " + err.Error())
 	}
-	return m
+	// A word listed twice keeps its last kind.
+	slices.SortStableFunc(list, func(a, b entry) int { return strings.Compare(a.word, b.word) })
+	d := &dictionary{ends: make([]uint32, 0, len(list)), kinds: make([]byte, 0, len(list))}
+	var b strings.Builder
+	b.Grow(size)
+	for i, e := range list {
+		if i+1 < len(list) && list[i+1].word == e.word {
+			continue
+		}
+		b.WriteString(e.word)
+		d.ends = append(d.ends, uint32(b.Len()))
+		d.kinds = append(d.kinds, e.kind)
+	}
+	d.words = b.String()
+	return d
 })
+
+// dictionary is a sorted list of words, each with its kind: 'e' (both
+// spellings), 'a' (American) or 'b' (British). Held as one string and the
+// ends of its words, it is about a sixth of a map of the same words, which
+// every process that corrects a query keeps for its whole life.
+type dictionary struct {
+	words string   // the words in order, end to end
+	ends  []uint32 // where word i ends in words
+	kinds []byte   // word i's kind
+}
+
+// word is word i.
+func (d *dictionary) word(i int) string {
+	from := uint32(0)
+	if i > 0 {
+		from = d.ends[i-1]
+	}
+	return d.words[from:d.ends[i]]
+}
+
+// kind is w's kind, and whether the dictionary has w.
+func (d *dictionary) kind(w string) (byte, bool) {
+	i, ok := sort.Find(len(d.ends), func(i int) int { return strings.Compare(w, d.word(i)) })
+	if !ok {
+		return 0, false
+	}
+	return d.kinds[i], true
+}
 
 // IsEnglishWord says whether w (any case) is a word of the English
 // dictionary: such a word is never "corrected" to another one.
 func IsEnglishWord(w string) bool {
-	_, ok := englishWords()[strings.ToLower(w)]
+	_, ok := englishWords().kind(strings.ToLower(w))
 	return ok
 }
 
@@ -65,14 +117,15 @@ var spellingRules = [][2]string{
 var spellingPairs = sync.OnceValue(func() map[string]string {
 	words := englishWords()
 	out := map[string]string{}
-	for w, kind := range words {
+	for i, kind := range words.kinds {
 		if kind != 'b' {
 			continue
 		}
+		w := words.word(i)
 		for _, r := range spellingRules {
 			for i := strings.Index(w, r[0]); i >= 0; {
 				c := w[:i] + r[1] + w[i+len(r[0]):]
-				if k, ok := words[c]; ok && k != 'b' {
+				if k, ok := words.kind(c); ok && k != 'b' {
 					out[w] = c
 					if _, taken := out[c]; !taken {
 						out[c] = w
@@ -97,7 +150,7 @@ func SpellingVariant(w string) string {
 	if v, ok := spellingPairs()[w]; ok {
 		return v
 	}
-	if _, known := englishWords()[w]; known {
+	if _, known := englishWords().kind(w); known {
 		return ""
 	}
 	for _, e := range suffixVariants {
