@@ -249,6 +249,10 @@ func visitTerms(q query.Query, visit func(term string)) {
 		for _, c := range x.Disjuncts {
 			visitTerms(c, visit)
 		}
+	case scan.Concepts:
+		for _, c := range x.Disjuncts {
+			visitTerms(c, visit)
+		}
 	case *query.ConjunctionQuery:
 		for _, c := range x.Conjuncts {
 			visitTerms(c, visit)

@@ -444,6 +444,9 @@ type snapshot struct {
 
 	// tokenCache is the analysis of query text (query.go tokens).
 	tokenCache *boundedCache[analysed]
+	// pairs are the verdicts of twoConcepts by the pair of terms
+	// (pair.go), each a read of the pair's postings.
+	pairs *boundedCache[bool]
 
 	kept Kept // where vocab and thesaurus came from
 
@@ -502,6 +505,7 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 			}
 			return n
 		}),
+		pairs:  newBoundedCache[bool](pairCacheSize),
 		values: map[string][]string{},
 
 		conferenceNames: map[string]string{},

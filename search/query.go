@@ -135,9 +135,11 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		if asked {
 			commonScale = ranking.AskedCommon
 		}
-		// A query of several concepts: its words' fields combine as
+		// A query of several concepts, or of two words that the corpus
+		// says are two (pair.go): its words' fields combine as
 		// scan.Fields does.
-		several := len(words) >= ranking.CappedFieldsWords
+		two := s.twoConcepts(p.Words, words, joins)
+		several := len(words) >= ranking.CappedFieldsWords || two
 		// Bleve applies no boost of a disjunction: the clause of the
 		// common words is scaled by the share of them a talk matches
 		// unless their terms carry the number of common words.
@@ -279,7 +281,13 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		// The coordination factor of a disjunction (matched clauses /
 		// clauses) is what ranks talks with every word above talks with
 		// some of them.
-		must = append(must, query.NewDisjunctionQuery(clauses))
+		if two && len(clauses) == 2 && balanced(pl.coord) {
+			// Two concepts about as rare: the talks saying both evenly
+			// first (pair.go).
+			must = append(must, scan.NewConcepts(clauses))
+		} else {
+			must = append(must, query.NewDisjunctionQuery(clauses))
+		}
 		switch {
 		case len(words) < 2:
 		case bud.searchers > maxSearchers:
@@ -383,6 +391,11 @@ func locator(must, should, proximity []query.Query) query.Query {
 			}
 			return
 		case scan.Fields:
+			for _, d := range q.Disjuncts {
+				walk(d)
+			}
+			return
+		case scan.Concepts:
 			for _, d := range q.Disjuncts {
 				walk(d)
 			}

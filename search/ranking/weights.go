@@ -1,6 +1,10 @@
 package ranking
 
-import "github.com/talksearch/talksearch/index"
+import (
+	"math"
+
+	"github.com/talksearch/talksearch/index"
+)
 
 // FieldWeight is the weight of a match of a query word in one field.
 type FieldWeight struct {
@@ -63,6 +67,40 @@ const CappedFields = 2
 // every field, its devroom's track and room included, is the talk about
 // it, and no other concept competes.
 const CappedFieldsWords = 3
+
+// Balance is the score of the clause of a query's concepts (one clause
+// per concept, each over its fields) in a talk matching matched of its
+// clauses concepts, their scores adding up to sum and their squares to
+// squares: Bleve's disjunction score (the sum times the share matched)
+// times how evenly the talk says the concepts, when it says them all. A
+// talk about containers that names security once in a long abstract is
+// no talk about container security; the coordination counts the concept
+// matched all the same. The evenness of n scores is n/(n−1)·(1 − Σs²/(Σs)²),
+// 1 for equal scores and near 0 for one score far above the rest (for
+// two, 4ab/(a+b)²), raised to BalancePower. A talk missing a concept is
+// the coordination's to rank, and keeps the disjunction's score.
+func Balance(sum, squares float64, matched, clauses int) float64 {
+	score := sum * float64(matched) / float64(clauses)
+	if matched < clauses || matched < 2 || sum <= 0 {
+		return score
+	}
+	n := float64(matched)
+	even := n / (n - 1) * (1 - squares/(sum*sum))
+	return score * math.Pow(max(even, 0), BalancePower)
+}
+
+// BalancePower is the power of the evenness Balance multiplies by.
+const BalancePower = 0.35
+
+// BalancedRarity is the least ratio of the rarer's weight in the
+// coordination the other word of two concepts has for Balance to rank
+// them (search/pair.go).
+const BalancedRarity = 0.75
+
+// PairAdjacentShare is the share of the talks holding both words of a
+// two-word query below which the words, side by side in fewer of them,
+// are two concepts rather than one compound noun (search/pair.go).
+const PairAdjacentShare = 0.1
 
 // FieldNames are the fields of Fields, in its order: the analysed fields a
 // query word is searched in.

@@ -31,8 +31,31 @@ func NewFields(qs []query.Query) Fields {
 }
 
 func (q Fields) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
-	ss := make(searcher.OrderedSearcherList, 0, len(q.Disjuncts))
-	for _, d := range q.Disjuncts {
+	return combinedSearcher(ctx, q.Disjuncts, false, r, m, o)
+}
+
+// Concepts is the clause of a query's concepts, one clause for each (its
+// word's Fields): a disjunction whose matches score ranking.Balance of
+// their clauses' scores, Bleve's sum times the share of the clauses
+// matched times how evenly a talk matching them all says them. Its
+// searcher is Fields' but for the score; the tree scan combines them
+// alike (tree.go).
+type Concepts struct{ *query.DisjunctionQuery }
+
+// NewConcepts is the clause of the concepts of qs.
+func NewConcepts(qs []query.Query) Concepts {
+	return Concepts{query.NewDisjunctionQuery(qs)}
+}
+
+func (q Concepts) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	return combinedSearcher(ctx, q.Disjuncts, true, r, m, o)
+}
+
+// combinedSearcher is the searcher of Fields, or of Concepts when
+// concepts.
+func combinedSearcher(ctx context.Context, qs []query.Query, concepts bool, r bleveidx.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	ss := make(searcher.OrderedSearcherList, 0, len(qs))
+	for _, d := range qs {
 		s, err := d.Searcher(ctx, r, m, o)
 		if err != nil {
 			for _, s := range ss {
@@ -53,6 +76,7 @@ func (q Fields) Searcher(ctx context.Context, r bleveidx.IndexReader, m mapping.
 		currs:     make([]*bsearch.DocumentMatch, len(ss)),
 		matching:  make([]int, 0, len(ss)),
 		explain:   o.Explain,
+		concepts:  concepts,
 	}
 	// As Bleve's disjunction does: the norm of the searchers below when
 	// this one is the root.
@@ -67,6 +91,9 @@ type fieldsSearcher struct {
 	matching    []int // indices of currs at the lowest document
 	initialized bool
 	explain     bool
+	// concepts: the clauses are a query's concepts (Concepts), scored
+	// by ranking.Balance; else a word's fields (Fields).
+	concepts bool
 }
 
 func (s *fieldsSearcher) init(ctx *bsearch.SearchContext) error {
@@ -115,18 +142,28 @@ func (s *fieldsSearcher) Next(ctx *bsearch.SearchContext) (*bsearch.DocumentMatc
 		return nil, nil
 	}
 	// Summed in the order of the clauses, as Bleve's scorer sums them.
-	var sum float64
+	var sum, squares float64
 	for _, i := range s.matching {
 		sum += s.currs[i].Score
+		squares += s.currs[i].Score * s.currs[i].Score
 	}
 	rv := s.currs[s.matching[0]]
-	score := ranking.CombineFields(sum, len(s.matching), len(s.searchers))
+	var score float64
+	if s.concepts {
+		score = ranking.Balance(sum, squares, len(s.matching), len(s.searchers))
+	} else {
+		score = ranking.CombineFields(sum, len(s.matching), len(s.searchers))
+	}
 	if s.explain {
 		var ch []*bsearch.Explanation
 		for _, i := range s.matching {
 			ch = append(ch, s.currs[i].Expl)
 		}
-		rv.Expl = &bsearch.Explanation{Value: score, Message: fmt.Sprintf("sum of %d of %d fields times min(%d, %d)/%d, of:", len(s.matching), len(s.searchers), len(s.matching), ranking.CappedFields, len(s.searchers)), Children: ch}
+		msg := fmt.Sprintf("sum of %d of %d fields times min(%d, %d)/%d, of:", len(s.matching), len(s.searchers), len(s.matching), ranking.CappedFields, len(s.searchers))
+		if s.concepts {
+			msg = fmt.Sprintf("sum of %d of %d concepts times %d/%d times their evenness to the power %g, of:", len(s.matching), len(s.searchers), len(s.matching), len(s.searchers), ranking.BalancePower)
+		}
+		rv.Expl = &bsearch.Explanation{Value: score, Message: msg, Children: ch}
 	}
 	rv.Score = score
 	for _, i := range s.matching[1:] {

@@ -64,6 +64,12 @@ func flatRoot(q query.Query) (query.Query, bool) {
 			d.Disjuncts = ds
 			return Fields{&d}, true
 		}
+	case Concepts:
+		if ds, changed := flatClauses(r.Disjuncts); changed {
+			d := *r.DisjunctionQuery
+			d.Disjuncts = ds
+			return Concepts{&d}, true
+		}
 	}
 	return q, false
 }

@@ -51,6 +51,9 @@ const (
 	// opFields is a word's clause over its fields (Fields): a
 	// disjunction scored by ranking.CombineFields.
 	opFields
+	// opConcepts is the clause of a query's concepts (Concepts): a
+	// disjunction scored by ranking.Balance.
+	opConcepts
 )
 
 // treeNode is one searcher of a compiled query: what Bleve would build
@@ -198,6 +201,11 @@ func (c *treeCompiler) node(q query.Query) (*treeNode, error) {
 			return nil, nil
 		}
 		return c.composite(opFields, q.Disjuncts)
+	case Concepts:
+		if q.Min > 1 || len(q.Disjuncts) > maxTreeClauses {
+			return nil, nil
+		}
+		return c.composite(opConcepts, q.Disjuncts)
 	case Phrase:
 		if n, err := c.phrase(q); err != nil || n != nil {
 			return n, err
@@ -321,6 +329,9 @@ type treeEval struct {
 	// the part (index: number - from), zero outside a node's evaluation.
 	acc []float64
 	cnt []uint16
+	// sq is the sum of the squared scores of a clause of concepts'
+	// clauses, by document as acc.
+	sq []float64
 	// free holds lists to reuse.
 	free []*scoredDocs
 	// lengths are fieldLength's, by length in tokens; 0 where not known.
@@ -357,6 +368,7 @@ func (e *treeEval) run(tq *treeQuery, emit func(n uint64, score float64)) error 
 		e.cnt = make([]uint16, size)
 	}
 	e.acc, e.cnt = e.acc[:size], e.cnt[:size]
+
 	var excluded *roaring.Bitmap
 	if tq.not != nil {
 		var err error
@@ -398,7 +410,7 @@ func (e *treeEval) matching(n *treeNode) (*roaring.Bitmap, error) {
 			b.RemoveRange(e.to, math.MaxUint32+1)
 			return b, nil
 		}
-	case opDisjunction, opConjunction, opFields:
+	case opDisjunction, opConjunction, opFields, opConcepts:
 		var out *roaring.Bitmap
 		for _, ch := range n.children {
 			b, err := e.matching(ch)
@@ -449,10 +461,16 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 		// Bleve's score of one clause is the clause's: 0 + s, or s × 1/1.
 		return e.eval(n.children[0])
 	}
-	// The composite clauses first: they use acc and cnt themselves.
+	// The composite clauses first: they use acc and cnt themselves. A
+	// clause of concepts sums its clauses' squares too: each of them
+	// through a list.
+	concepts := n.op == opConcepts
+	if concepts && len(e.sq) != len(e.acc) {
+		e.sq = make([]float64, len(e.acc))
+	}
 	lists := make([]*scoredDocs, len(n.children))
 	for i, ch := range n.children {
-		if ch.op == opDisjunction || ch.op == opConjunction || ch.op == opFields {
+		if concepts || ch.op == opDisjunction || ch.op == opConjunction || ch.op == opFields || ch.op == opConcepts {
 			l, err := e.eval(ch)
 			if err != nil {
 				return nil, err
@@ -469,6 +487,9 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 		}
 		e.acc[k] += s
 		e.cnt[k]++
+		if concepts {
+			e.sq[k] += s * s
+		}
 	}
 	for i, ch := range n.children {
 		if ch.op == opNone {
@@ -501,6 +522,9 @@ func (e *treeEval) eval(n *treeNode) (*scoredDocs, error) {
 		switch {
 		case fields:
 			sum = ranking.CombineFields(sum, int(c), int(total))
+		case concepts:
+			sum = ranking.Balance(sum, e.sq[k], int(c), int(total))
+			e.sq[k] = 0
 		case n.op == opDisjunction:
 			sum *= float64(c) / float64(total)
 		case c < total:

@@ -230,6 +230,11 @@ func searcherCount(q query.Query) int {
 			for _, c := range r.Disjuncts {
 				walk(c)
 			}
+		case Concepts:
+			n++
+			for _, c := range r.Disjuncts {
+				walk(c)
+			}
 		}
 	}
 	walk(q)
