@@ -203,7 +203,11 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			q := s.scaledWordClause(alts, 1, several)
 			altsOf[w] = alts
-			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, nLiteral)}, postings: s.postingsOf(q)})
+			c := ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, nLiteral)}
+			// A described word no talk has, nor any of its alternatives
+			// (ranking.AbsentPower); a question's are weighed otherwise.
+			c.Absent = c.Weight == 0 && !asked
+			parts = append(parts, wordPart{word: w, q: q, coord: c, postings: s.postingsOf(q)})
 		}
 		limit := wordWork(len(words))
 		parts = s.affordableClauses(parts, limit, &bud)
