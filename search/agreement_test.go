@@ -219,3 +219,47 @@ func TestWithoutNamesWhatIsAbsent(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribedTitle: in a query of ranking.DescribedWords rarer words or
+// more, not a question, a word's title weighs ranking.DescribedTitle of
+// what it weighs alone; in a shorter query, or asked, it weighs that.
+func TestDescribedTitle(t *testing.T) {
+	talks := []index.Talk{
+		{ID: "b", Kind: index.KindTalk, Title: "Finding bugs", Abstract: "Random inputs."},
+		{ID: "f", Kind: index.KindTalk, Title: "Fuzzing", Abstract: "Random inputs find bugs."},
+	}
+	for i := range 20 {
+		talks = append(talks, index.Talk{ID: fmt.Sprintf("t%d", i), Kind: index.KindTalk, Title: fmt.Sprintf("Talk number %d", i)})
+	}
+	e := newEngineT(t, talks, Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	titleBoost := func(q string) float64 {
+		pl := s.compile(syntax.Parse(q))
+		words := pl.q.(*query.BooleanQuery).Must.(*query.ConjunctionQuery).Conjuncts[0].(*query.DisjunctionQuery)
+		clause := words.Disjuncts[0]
+		if f, ok := clause.(scan.Fields); ok {
+			clause = f.DisjunctionQuery
+		}
+		tq := clause.(*query.DisjunctionQuery).Disjuncts[0].(*query.TermQuery)
+		if tq.Term != "bug" || tq.FieldVal != index.FieldTitle {
+			t.Fatalf("%q: first clause's first query %s:%s, want title:bug", q, tq.FieldVal, tq.Term)
+		}
+		return tq.BoostVal.Value()
+	}
+	alone := titleBoost("bugs")
+	for q, want := range map[string]float64{
+		"bugs random inputs":         alone,
+		"bugs finding random inputs": alone * ranking.DescribedTitle,
+	} {
+		if got := titleBoost(q); math.Abs(got-want) > 1e-12 {
+			t.Errorf("%q: title boost %v, want %v", q, got, want)
+		}
+	}
+	if got := titleBoost("how do bugs show with random inputs when finding"); math.Abs(got-alone) > 1e-12 {
+		t.Errorf("a question: title boost %v, want %v", got, alone)
+	}
+}

@@ -38,6 +38,39 @@ func TestClauseWeights(t *testing.T) {
 	}
 }
 
+// TestAbsentClauses: a described word no talk has ("football" on the
+// seeds) marks its clause Absent, which coordinates the query at
+// ranking.AbsentPower; the same kind of word in a question ("survive")
+// weighs nothing but is not Absent: a question keeps ranking.Power.
+func TestAbsentClauses(t *testing.T) {
+	e, _ := seedEngine(t)
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	absent := func(q string) []bool {
+		var out []bool
+		for _, c := range s.compile(syntax.Parse(q)).coord {
+			out = append(out, c.Absent)
+		}
+		return out
+	}
+	if diff := cmp.Diff([]bool{true, false, false}, absent("football video analysis")); diff != "" {
+		t.Errorf("football video analysis: Absent (-want +got):\n%s", diff)
+	}
+	pl := s.compile(syntax.Parse("how can my training runs survive node failures"))
+	if got := ranking.CoordPower(pl.coord); got != ranking.Power {
+		t.Errorf("question: power %v, want %v", got, ranking.Power)
+	}
+	if pl.coord[0].Weight != 0 || pl.coord[0].Absent {
+		t.Errorf("question's clause %v: weight %.3f, Absent %v; want 0, false", pl.coord[0].Terms, pl.coord[0].Weight, pl.coord[0].Absent)
+	}
+	if diff := cmp.Diff([]bool{false, false}, absent("video analysis")); diff != "" {
+		t.Errorf("video analysis: Absent (-want +got):\n%s", diff)
+	}
+}
+
 // TestQuestionWeights: the clauses of a question weigh their words'
 // rarity beyond a common word's (ranking.AskedWeight); the same words not
 // asked weigh their rarity. "images" is in 3 of the 20 talks (below

@@ -149,6 +149,13 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				nCommon++
 			}
 		}
+		// A description of several concepts (ranking.DescribedWords rarer
+		// words, not asked): a title naming one of them names one part of
+		// it (ranking.DescribedTitle).
+		title := 1.0
+		if !asked && min(len(words), maxWordClauses)-nCommon >= ranking.DescribedWords {
+			title = ranking.DescribedTitle
+		}
 		for i, w := range words {
 			if i >= maxWordClauses {
 				bud.plainWords = append(bud.plainWords, words[i:]...)
@@ -204,15 +211,19 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			}
 			alts = distinctAlternatives(append(alts, synAlts[w]...))
 			if s.common(w) && !allCommon {
-				commonClauses = append(commonClauses, bud.spent(s.scaledWordClause(alts, float64(nCommon)*commonScale, several)))
+				commonClauses = append(commonClauses, bud.spent(s.scaledWordClause(alts, float64(nCommon)*commonScale, title, several)))
 				commonAlts = append(commonAlts, alts...)
 				commonTerms = append(commonTerms, s.altTerms(alts)...)
 				commonWeight = max(commonWeight, weigh(alts, nLiteral))
 				continue
 			}
-			q := s.scaledWordClause(alts, 1, several)
+			q := s.scaledWordClause(alts, 1, title, several)
 			altsOf[w] = alts
-			parts = append(parts, wordPart{word: w, q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, nLiteral)}, postings: s.postingsOf(q)})
+			c := ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, nLiteral)}
+			// A described word no talk has, nor any of its alternatives
+			// (ranking.AbsentPower); a question's are weighed otherwise.
+			c.Absent = c.Weight == 0 && !asked
+			parts = append(parts, wordPart{word: w, q: q, coord: c, postings: s.postingsOf(q)})
 		}
 		limit := wordWork(len(words))
 		parts = s.affordableClauses(parts, limit, &bud)
@@ -220,7 +231,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			// Beyond the budget of clauses, the words count together as
 			// one, matched as they are.
 			alts := []alternative{{text: strings.Join(plain, " "), weight: ranking.Literal}}
-			q := s.scaledWordClause(alts, 1, several)
+			q := s.scaledWordClause(alts, 1, title, several)
 			part := wordPart{word: strings.Join(plain, " "), q: q, coord: ranking.Clause{Terms: s.altTerms(alts), Weight: weigh(alts, 1)}, postings: s.postingsOf(q)}
 			if work(parts, part) <= limit {
 				parts = append(parts, part)
@@ -522,18 +533,21 @@ func distinctAlternatives(alts []alternative) []alternative {
 // combine as a Bleve disjunction does, as in a query of fewer than
 // ranking.CappedFieldsWords words.
 func (s *snapshot) wordClause(alts []alternative) query.Query {
-	return s.scaledWordClause(alts, 1, false)
+	return s.scaledWordClause(alts, 1, 1, false)
 }
 
-// scaledWordClause is wordClause with every boost times scale, its fields
-// combined as scan.Fields does when several (the query has several
-// concepts).
-func (s *snapshot) scaledWordClause(alts []alternative, scale float64, several bool) query.Query {
+// scaledWordClause is wordClause with every boost times scale and the
+// title's times title besides, its fields combined as scan.Fields does
+// when several (the query has several concepts).
+func (s *snapshot) scaledWordClause(alts []alternative, scale, title float64, several bool) query.Query {
 	perField := make([]query.Query, 0, len(ranking.Fields))
 	for _, fw := range ranking.Fields {
 		qs := make([]query.Query, 0, len(alts))
 		for _, a := range alts {
 			boost := scale * fw.Weight * a.weight * float64(len(alts)) * ranking.FieldCoord()
+			if fw.Field == index.FieldTitle {
+				boost *= title
+			}
 			qs = append(qs, s.fieldQuery(fw.Field, a.text, a.phrase, boost))
 		}
 		perField = append(perField, anyOf(qs))

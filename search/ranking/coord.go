@@ -9,9 +9,12 @@ import (
 
 // Clause is one clause of a query's words as soft coordination counts it:
 // the index terms that match it, and its weight (the rarity of its word).
+// Absent marks the clause of a described word no talk has (weight 0): a
+// query with one is coordinated at AbsentPower.
 type Clause struct {
 	Terms  []string
 	Weight float64
+	Absent bool
 }
 
 // MaxClauses is the most clauses a query may coordinate: a clause mask is
@@ -27,6 +30,14 @@ const MaxClauses = 32
 // rare word above the talks. No gate: a talk with one word of the query is
 // found, only ranked lower.
 const Power = 5.0
+
+// AbsentPower is Power for a query describing its subject with a word no
+// talk has ("football video analysis" where the talks say soccer): no
+// talk says every word, and the talks saying the others, each in passing
+// ("analyzing video on-device"), are no more about the subject than one
+// naming the rarest of them in its title. Questions keep Power: their
+// words are weighed beyond a common word's (AskedWeight) instead.
+const AbsentPower = 2.0
 
 // AskedFloor is the share of its rarity a question's word keeps in the
 // coordination (AskedWeight) when it is as common as a common word.
@@ -67,7 +78,7 @@ func IDF(n, df uint64) float64 {
 // matching the clauses matched says it matches, with Bleve's coordination
 // factor over those clauses (matched / all), into its score with this
 // engine's: the share of the query's clauses it matches, each clause
-// weighted by the rarity of its word, to the power Power. Weighting by
+// weighted by the rarity of its word, to the power CoordPower. Weighting by
 // rarity is what lets a talk with a question's rare words ("rust",
 // "kernel") beat one with its vague ones ("state"). Unweighted, every
 // clause counts 1.
@@ -93,7 +104,18 @@ func SoftCoord(clauses []Clause, matched func(clause int) bool, weighted bool) f
 		return 1
 	}
 	bleveCoord := float64(m) / float64(n)
-	return math.Pow(got/all, Power) / bleveCoord
+	return math.Pow(got/all, CoordPower(clauses)) / bleveCoord
+}
+
+// CoordPower is the power SoftCoord raises a query's coordination to:
+// AbsentPower when a clause is Absent, else Power.
+func CoordPower(clauses []Clause) float64 {
+	for _, c := range clauses {
+		if c.Absent {
+			return AbsentPower
+		}
+	}
+	return Power
 }
 
 // Factors gives the factor every execution path multiplies Bleve's score

@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -121,5 +122,31 @@ func TestAskedWeight(t *testing.T) {
 	}
 	if r, asked := 2.1/4.4, AskedWeight(2.1, common)/AskedWeight(4.4, common); asked >= 0.6*r {
 		t.Errorf("a word of middle frequency weighs %.3f of a rare one asked, %.3f by rarity: want under 0.6 of it", asked, r)
+	}
+}
+
+// TestAbsentPower: a query with a described word no talk has is
+// coordinated at AbsentPower, and its explanation says so; without one,
+// at Power.
+func TestAbsentPower(t *testing.T) {
+	clauses := []Clause{
+		{Terms: []string{"footbal"}, Absent: true},
+		{Terms: []string{"video"}, Weight: 3},
+		{Terms: []string{"analyz"}, Weight: 1},
+	}
+	if got := CoordPower(clauses); got != AbsentPower {
+		t.Fatalf("CoordPower = %v, want AbsentPower %v", got, AbsentPower)
+	}
+	if got := CoordPower(clauses[1:]); got != Power {
+		t.Fatalf("CoordPower without the absent word = %v, want Power %v", got, Power)
+	}
+	f := NewFactors(clauses)
+	// video alone: (3/4)^2 over Bleve's 1/3.
+	if got, want := f.Of(0b010, 0), math.Pow(0.75, 2)*3; math.Abs(got-want) > 1e-15 {
+		t.Errorf("video only: factor %v, want %v", got, want)
+	}
+	e := f.Explain(0b010, 0)
+	if d := e.Details[0].Description; !strings.Contains(d, "(matched weight / all weight)^2 / (1/3)") {
+		t.Errorf("explanation %q does not give the power 2", d)
 	}
 }

@@ -63,7 +63,7 @@ func (f *Factors) Explain(mask uint32, d Damping) Explanation {
 			how = "unweighted (a break)"
 		}
 		coord.Description = fmt.Sprintf("coordination %s: matched clauses %s of %s, (matched weight / all weight)^%g / (%d/%d)",
-			how, strings.Join(matched, ", "), strings.Join(all, ", "), Power, len(matched), len(f.clauses))
+			how, strings.Join(matched, ", "), strings.Join(all, ", "), CoordPower(f.clauses), len(matched), len(f.clauses))
 	}
 	factor := Explanation{Value: c, Description: "factor, product of:", Details: []Explanation{coord}}
 	if isBreak {

@@ -57,6 +57,22 @@ func CombineFields(sum float64, matched, clauses int) float64 {
 	return sum * float64(min(matched, CappedFields)) / float64(clauses)
 }
 
+// DescribedWords is the fewest rarer (not common) words of a query, not a
+// question, that describe its subject: "translating software into other
+// languages", "finding bugs with random inputs", "saving energy in data
+// centers". A talk whose title names one of them ("A Bug in Your Ear",
+// "Concise Common Workflow Language") is about that word, rarely about
+// what the words say together; the talks about it name it in words of
+// their own (fuzzing, localisation) and say the query's words in their
+// abstracts. Queries of two or three words name their subject (`arm gpu
+// drivers`), where the title's weight is what finds it.
+const DescribedWords = 4
+
+// DescribedTitle scales a word's title weight in a query of
+// DescribedWords words or more; the agreement of every concept in the
+// title (AllInTitle) is not scaled.
+const DescribedTitle = 0.6
+
 // CappedFields is the most fields whose share CombineFields counts.
 const CappedFields = 2
 
