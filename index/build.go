@@ -49,13 +49,12 @@ func newDocument(t Talk) map[string]any {
 //
 // Memory: the peak of a build is the talks, the batches in flight and the
 // Go runtime's headroom; the merged index is a file mapped from disk, not
-// Go heap. A large build lowers that headroom while its batches are
-// indexed (TightenGC in merge.go), a percent rather than a limit: the
-// collector's work grows with the heap, not past a fixed size. Build sets
-// no memory limit: it is process-wide, only the command that owns the
-// process knows its budget, and the build's live heap (the talks and a
-// batch's analysis) leaves a limit little room. The environment's
-// GOMEMLIMIT, which the runtime reads by itself, is the operator's.
+// Go heap. A large build bounds that headroom while its batches are
+// indexed (TightenGC in tighten.go) with a memory limit relative to the
+// heap live when they start, given back when they are done: the build
+// knows its own live heap, not the process's budget. The environment's
+// GOGC and GOMEMLIMIT, which the runtime reads by itself, are the
+// operator's, and a build then leaves the collector as it is.
 const batchSize = 700
 
 // Progress is told, after each batch, how many of total talks are indexed.

@@ -74,7 +74,7 @@ func buildOnDisk(ctx context.Context, path string, talks Slim, p Progress) (docs
 	if err != nil {
 		return 0, fmt.Errorf("new index %s: %w", path, err)
 	}
-	restoreGC := TightenGC(talks.Len())
+	restoreGC := TightenGC(talks.Len(), buildHeap)
 	err = indexTalks(ctx, idx, talks, p)
 	restoreGC()
 	if cerr := idx.Close(); cerr != nil && err == nil {
@@ -163,31 +163,6 @@ func releaseMemory(talks int) {
 // after the index (the search engine's tables): their garbage, left to the
 // runtime, would stay resident for minutes while the engine serves.
 func ReleaseMemory(talks int) { releaseMemory(talks) }
-
-// TightenGC lowers the collector's percent to buildGCPercent while the
-// batches of a large build are indexed, and returns what restores it. The
-// batches' analysis is short-lived garbage over a live heap of the talks,
-// so Go's default goal (twice the live heap) makes the batches, not the
-// index, a start's peak memory. The same holds for what a caller derives
-// from the talks after the index (the search engine's tables), which is
-// why it is exported. The environment's GOGC is the operator's
-// choice and is kept, as is a percent already lower. A small build is
-// left alone: its garbage is small, and the collections would cost a
-// reload under load for nothing.
-func TightenGC(talks int) (restore func()) {
-	if _, set := os.LookupEnv("GOGC"); set || talks < releaseMemoryMin {
-		return func() {}
-	}
-	prev := debug.SetGCPercent(buildGCPercent)
-	if prev < buildGCPercent { // lower already, or off (-1)
-		debug.SetGCPercent(prev)
-		return func() {}
-	}
-	return func() { debug.SetGCPercent(prev) }
-}
-
-// buildGCPercent is the collector's percent during a large build.
-const buildGCPercent = 50
 
 // releaseMemoryMin is the smallest build that releases its memory.
 const releaseMemoryMin = 10 * batchSize

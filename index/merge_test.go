@@ -3,7 +3,6 @@ package index
 import (
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"testing"
 
@@ -82,35 +81,5 @@ func TestOpenMergesBatches(t *testing.T) {
 	}
 	if len(zaps) != 1 {
 		t.Errorf("segment files %v, want one", zaps)
-	}
-}
-
-// TestTightenGC: a large build runs its batches at buildGCPercent and
-// gives the percent back; a small one, a lower percent and a collector
-// turned off are left as they are.
-func TestTightenGC(t *testing.T) {
-	if _, set := os.LookupEnv("GOGC"); set {
-		t.Skip("GOGC is set: TightenGC keeps the environment's percent")
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for _, c := range []struct {
-		name          string
-		talks, before int
-		during        int
-	}{
-		{"large build", releaseMemoryMin, 100, buildGCPercent},
-		{"small build", releaseMemoryMin - 1, 100, 100},
-		{"percent already lower", releaseMemoryMin, 30, 30},
-		{"collector off", releaseMemoryMin, -1, -1},
-	} {
-		debug.SetGCPercent(c.before)
-		restore := TightenGC(c.talks)
-		if got := debug.SetGCPercent(c.during); got != c.during {
-			t.Errorf("%s: percent during the build %d, want %d", c.name, got, c.during)
-		}
-		restore()
-		if got := debug.SetGCPercent(100); got != c.before {
-			t.Errorf("%s: percent after the build %d, want %d", c.name, got, c.before)
-		}
 	}
 }

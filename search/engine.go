@@ -95,6 +95,11 @@ type Options struct {
 // TokenCacheBytes bounds each snapshot's cache of analysed query text.
 const TokenCacheBytes = 4 << 20
 
+// derivedHeap is the heap a large corpus's derivations may reach, in times
+// the heap live when they start (index.TightenGC): what they build adds
+// about a third to it, and the collector gets two thirds of that.
+const derivedHeap = 2.25
+
 // Defaults of Options.
 const (
 	DefaultCacheSize            = 1024
@@ -486,8 +491,10 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 	}
 	// The derivations below are short-lived garbage over the talks and
 	// the mapped index, as the batches were: a large corpus derives them
-	// at the build's lower collector percent.
-	defer index.TightenGC(corpus.Len())()
+	// under a bound on the heap, as the build does. What they keep live
+	// beside the talks is smaller than a batch, and the merged index,
+	// mapped and read, takes memory of its own outside the heap.
+	defer index.TightenGC(corpus.Len(), derivedHeap)()
 	talks := corpus.Talks // whole, or without their texts: only the fields beside them are read here
 	s := &snapshot{
 		idx:     idx,

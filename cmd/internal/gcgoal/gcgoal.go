@@ -15,6 +15,11 @@
 // larger corpus) would make the collector run without pause. A percent set
 // once would not follow the heap as the caches fill it. So the percent is
 // set again after each collection, from the heap that collection found live.
+//
+// A large build in the process (a reload's, index.TightenGC) bounds its
+// heap with a memory limit instead, which Tune never sets: the goal is the
+// lower of the two, so the percent set here leaves the build's bound in
+// force, and the build gives the limit back when it is done.
 package gcgoal
 
 import (

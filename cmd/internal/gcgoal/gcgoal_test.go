@@ -1,12 +1,15 @@
 package gcgoal
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 	"time"
+
+	"github.com/talksearch/talksearch/index"
 )
 
 func TestPercent(t *testing.T) {
@@ -89,5 +92,45 @@ func TestTuneTwice(t *testing.T) {
 	}
 	if got := percentAfterGC(MaxPercent); got != MaxPercent {
 		t.Errorf("percent %d with a test's heap after three Tune calls, want %d", got, MaxPercent)
+	}
+}
+
+// TestTuneKeepsTightening: while a large build bounds the heap
+// (index.TightenGC), the tuner's percent, set again after every
+// collection, leaves the build's memory limit in force, and the heap goal
+// under it; once the build is done, the tuner's percent is all there is.
+func TestTuneKeepsTightening(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: index.TightenGC keeps the environment's limit")
+	}
+	if !Tune() {
+		t.Fatal("Tune did not start without GOGC")
+	}
+	restore := index.TightenGC(1_000_000, 2)
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 {
+		t.Fatal("a large build set no memory limit")
+	}
+	if got := percentAfterGC(MaxPercent); got != MaxPercent {
+		t.Errorf("percent %d with a test's heap during a build, want %d", got, MaxPercent)
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(s)
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("limit %d after the tuner's collections, want the build's %d", got, limit)
+	}
+	if goal := s[0].Value.Uint64(); goal > uint64(limit) {
+		t.Errorf("heap goal %d during a build, past its limit %d", goal, limit)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit %d after the build, want none", got)
+	}
+	if got := percentAfterGC(MaxPercent); got != MaxPercent {
+		t.Errorf("percent %d after the build, want %d", got, MaxPercent)
 	}
 }
