@@ -45,6 +45,9 @@ type config struct {
 	indexDir string
 	cpuProf  string
 	memProf  string
+	// perQuery prints each query's timings to stderr: which queries make
+	// the p99.
+	perQuery bool
 	// whole loads every talk whole before the engine is built, as the
 	// corpus was read before it was streamed: to measure the difference.
 	whole bool
@@ -77,6 +80,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.indexDir, "index-dir", "", "internal: index directory of the disk modes")
 	fs.StringVar(&c.memProf, "memprofile", "", "with --measure: write a heap profile here once the engine is ready, and to FILE.served after the timed searches")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "with --measure: write a CPU profile of the measurement here")
+	fs.BoolVar(&c.perQuery, "per-query", false, "with --measure: print each query's median and slowest time and CPU a search to stderr")
 	fs.BoolVar(&c.whole, "whole", false, "with --measure: hold every talk whole while the engine is built, rather than their texts in a store")
 	if err := fs.Parse(args); err != nil {
 		return c, usageError{err}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -144,14 +145,22 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 		st.Total += n
 	}
 	var lat []time.Duration
+	perQuery := make([]queryTimes, len(queries))
 	began, cpu0 := time.Now(), cpuTime()
 	for st.Iters < cfg.iters {
-		for _, q := range queries {
-			s := time.Now()
+		for i, q := range queries {
+			s, c, a := time.Now(), time.Duration(0), heapAllocs{}
+			if cfg.perQuery {
+				c, a = cpuTime(), readHeapAllocs()
+			}
 			if _, err := one(q); err != nil {
 				return err
 			}
-			lat = append(lat, time.Since(s))
+			took := time.Since(s)
+			lat = append(lat, took)
+			if cfg.perQuery {
+				perQuery[i].add(took, cpuTime()-c, readHeapAllocs().minus(a))
+			}
 		}
 		st.Iters++
 		if time.Since(began) > cfg.maxQuery {
@@ -174,7 +183,52 @@ func measureChild(ctx context.Context, cfg config, stdout io.Writer) error {
 		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Nanoseconds()/100) / 10
 	}
 	st.NTimed, st.P50us, st.P99us = len(lat), pct(0.50), pct(0.99)
+	if cfg.perQuery {
+		for i, q := range queries {
+			perQuery[i].print(os.Stderr, q)
+		}
+	}
 	return json.NewEncoder(stdout).Encode(st)
+}
+
+// queryTimes are one query's timed searches: wall-clock and the process's
+// CPU (its collector's and the other core's too) while each ran.
+type queryTimes struct {
+	wall   []time.Duration
+	cpu    time.Duration
+	allocs heapAllocs
+}
+
+func (t *queryTimes) add(wall, cpu time.Duration, a heapAllocs) {
+	t.wall = append(t.wall, wall)
+	t.cpu += cpu
+	t.allocs.bytes += a.bytes
+	t.allocs.objects += a.objects
+}
+
+// heapAllocs are the bytes and objects allocated on the heap so far
+// (runtime/metrics: no stop of the world, unlike runtime.ReadMemStats).
+type heapAllocs struct{ bytes, objects uint64 }
+
+func readHeapAllocs() heapAllocs {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/allocs:objects"}}
+	metrics.Read(s)
+	return heapAllocs{s[0].Value.Uint64(), s[1].Value.Uint64()}
+}
+
+func (a heapAllocs) minus(b heapAllocs) heapAllocs {
+	return heapAllocs{a.bytes - b.bytes, a.objects - b.objects}
+}
+
+func (t *queryTimes) print(w io.Writer, q string) {
+	if len(t.wall) == 0 {
+		return
+	}
+	slices.Sort(t.wall)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	n := uint64(len(t.wall))
+	fmt.Fprintf(w, "query %-40q p50 %8.2f ms  max %8.2f ms  CPU %8.2f ms a search  %8.1f kB %6d allocations a search\n",
+		q, ms(t.wall[n/2]), ms(t.wall[n-1]), ms(t.cpu/time.Duration(n)), float64(t.allocs.bytes/n)/1000, t.allocs.objects/n)
 }
 
 // streamTalks is readTalks keeping each talk without its abstract and
