@@ -96,7 +96,9 @@ func (s *snapshot) variants(w string) []variant {
 			}
 			return r
 		}, lw)
-		if j != lw && isWord(j) && s.vocab.df[j] > 0 {
+		// The corpus may write the joined form in another form only
+		// ("ebook readers" for "e-books"): its terms decide.
+		if j != lw && isWord(j) && (s.vocab.df[j] > 0 || s.knownTerms(j)) {
 			out = append(out, variant{alternative{text: j, weight: ranking.Literal}, ""})
 		}
 	}

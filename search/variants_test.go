@@ -61,30 +61,48 @@ func TestAddHyphenatedAsRegexp(t *testing.T) {
 // apart) at ranking.AgentNoun; a word not in -ing ("act") gets no such
 // variant, nor a word whose doer the corpus lacks.
 func TestAgentNounVariant(t *testing.T) {
-	e := newEngineT(t, []index.Talk{
+	checkVariants(t, []index.Talk{
 		{ID: "a", Kind: index.KindTalk, Title: "Onboarding new contributors", Abstract: "A contributor's path."},
 		{ID: "b", Kind: index.KindTalk, Title: "The EU AI Act", Abstract: "What the actors must do."},
 		{ID: "c", Kind: index.KindTalk, Title: "Packaging Python", Abstract: "Wheels."},
-	}, Options{})
+	}, map[string][]alternative{
+		"contributing": {{text: "contributor", weight: ranking.AgentNoun}},
+		"act":          nil,
+		"packaging":    nil,
+	})
+}
+
+// TestJoinedVariantByStem: a hyphenated query word's joined form is a
+// variant when the corpus has it as a term, in any form ("e-books" →
+// ebooks, where the talks say "ebook readers"); a joined form the corpus
+// lacks is none.
+func TestJoinedVariantByStem(t *testing.T) {
+	checkVariants(t, []index.Talk{
+		{ID: "a", Kind: index.KindTalk, Title: "WebKit on ebook readers", Abstract: "Electronic ink."},
+		{ID: "b", Kind: index.KindTalk, Title: "Autocrypt", Abstract: "Automating email encryption."},
+	}, map[string][]alternative{
+		"e-books": {{text: "ebooks", weight: ranking.Literal}},
+		"e-mail":  {{text: "email", weight: ranking.Literal}},
+		"e-paper": nil,
+	})
+}
+
+// checkVariants asserts the variants an engine over talks gives each word.
+func checkVariants(t *testing.T, talks []index.Talk, want map[string][]alternative) {
+	t.Helper()
+	e := newEngineT(t, talks, Options{})
 	s, done, err := e.acquire()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer done()
-	for _, tt := range []struct {
-		word string
-		want []alternative
-	}{
-		{"contributing", []alternative{{text: "contributor", weight: ranking.AgentNoun}}},
-		{"act", nil},
-		{"packaging", nil},
-	} {
+	for word, w := range want {
 		var got []alternative
-		for _, v := range s.variants(tt.word) {
+		for _, v := range s.variants(word) {
 			got = append(got, v.alt)
 		}
-		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(alternative{})); diff != "" {
-			t.Errorf("%s: variants (-want +got):\n%s", tt.word, diff)
+		if diff := cmp.Diff(w, got, cmp.AllowUnexported(alternative{})); diff != "" {
+			t.Errorf("%s: variants (-want +got):\n%s", word, diff)
 		}
 	}
 }
