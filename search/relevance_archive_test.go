@@ -64,14 +64,14 @@ var earlyFloors = map[string]scores{
 	"alias":       {0.816, 1.000, 0.587},
 	"multi":       {0.784, 1.000, 0.632},
 	"name":        {0.982, 1.000, 0.641},
-	"topic":       {0.868, 1.000, 0.671},
+	"topic":       {0.879, 1.000, 0.675},
 	"descriptive": {0.673, 1.000, 0.651},
 	"acronym":     {0.955, 1.000, 0.693},
-	"variant":     {0.785, 1.000, 0.578},
-	"question":    {0.566, 0.900, 0.480},
+	"variant":     {0.793, 1.000, 0.604},
+	"question":    {0.571, 0.900, 0.489},
 	"misspelling": {0.909, 1.000, 0.786},
 	"speaker":     {1.000, 1.000, 0.783},
-	"all":         {0.835, 0.992, 0.649},
+	"all":         {0.837, 0.992, 0.652},
 }
 
 func TestRelevanceFOSDEMArchive(t *testing.T) {
