@@ -71,7 +71,8 @@ func (s *snapshot) agreementClauses(concepts [][]alternative) []query.Query {
 // and a title rarely holds every concept of a question. For a question of
 // three concepts or more, the talks whose title, or whose abstract, holds
 // every concept but the one of least weight score again, as those holding
-// all of them do. Only for questions: in a list of subjects ("linux audio
+// all of them do, and so do the talks whose title holds its concept of
+// most weight. Only for questions: in a list of subjects ("linux audio
 // latency", "arm gpu drivers") each word is part of the topic, and a talk
 // missing one misses part of it.
 
@@ -91,7 +92,28 @@ func (s *snapshot) questionAgreement(typed []string, concepts [][]alternative, w
 	}
 	rest := make([][]alternative, 0, len(concepts)-1)
 	rest = append(append(rest, concepts[:least]...), concepts[least+1:]...)
-	return s.agreementClauses(rest)
+	return append(s.agreementClauses(rest), s.askedTitle(concepts, weights))
+}
+
+// askedTitle is the should clause of a question's concept of most weight
+// in the coordination in the title (ranking.AskedTitle): a talk named
+// after the rarest thing a question asks about ("docker", "phone") is
+// about it, where the coordination ranks first the talks that say the
+// question's words anywhere, its vague ones too.
+func (s *snapshot) askedTitle(concepts [][]alternative, weights []float64) query.Query {
+	most := 0
+	for i, w := range weights {
+		if w > weights[most] {
+			most = i
+		}
+	}
+	alts := concepts[most]
+	per := make([]query.Query, 0, len(alts))
+	for _, a := range alts {
+		// Boosted by the number of alternatives, as in agreementClauses.
+		per = append(per, s.fieldQuery(index.FieldTitle, a.text, a.phrase, ranking.AskedTitle*a.weight*float64(len(alts))))
+	}
+	return anyOf(per)
 }
 
 // questionShaped says whether the words as typed ask a question: more

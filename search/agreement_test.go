@@ -170,8 +170,8 @@ func TestQuestionAgreement(t *testing.T) {
 		query string
 		want  int
 	}{
-		{"how do I harden container hosts", 2},
-		{"Is container security hardening hard", 2},
+		{"how do I harden container hosts", 3},
+		{"Is container security hardening hard", 3},
 		{"harden container hosts", 0},
 		{"how do I harden containers", 0},
 	} {
@@ -192,6 +192,14 @@ func TestQuestionAgreement(t *testing.T) {
 	}
 	if want := []string{"harden", "host"}; !slices.Equal(got, want) {
 		t.Errorf("question agreement in the title: %v, want %v", got, want)
+	}
+	// The concept of most weight alone in the title, at AskedTitle.
+	tq, ok := qs[2].(*query.TermQuery)
+	if !ok {
+		t.Fatalf("asked title clause: %T, want a term query", qs[2])
+	}
+	if tq.Term != "host" || tq.FieldVal != index.FieldTitle || tq.Boost() != ranking.AskedTitle {
+		t.Errorf("asked title clause: %s:%s^%g, want title:host^%g", tq.FieldVal, tq.Term, tq.Boost(), float64(ranking.AskedTitle))
 	}
 }
 

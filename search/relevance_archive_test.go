@@ -68,7 +68,7 @@ var earlyFloors = map[string]scores{
 	"descriptive": {0.673, 1.000, 0.651},
 	"acronym":     {0.955, 1.000, 0.693},
 	"variant":     {0.793, 1.000, 0.604},
-	"question":    {0.571, 0.900, 0.489},
+	"question":    {0.573, 0.900, 0.489},
 	"misspelling": {0.909, 1.000, 0.786},
 	"speaker":     {1.000, 1.000, 0.783},
 	"all":         {0.837, 0.992, 0.652},

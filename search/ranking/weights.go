@@ -180,6 +180,12 @@ const (
 	AllInAbstract = Phrase / 2
 )
 
+// AskedTitle boosts a question's concept of most weight in the
+// coordination in a talk's title (search/agreement.go): a talk named after
+// the rarest thing asked about. Below AllInTitle: at it, one word of a
+// question in a title outranks a title holding all the others.
+const AskedTitle = 2
+
 // Break scales the score of breaks (coffee, lunch) so that they rank below
 // sessions unless the query is about them.
 const Break = 0.1
