@@ -360,8 +360,11 @@ func variantFamily(term []byte) string {
 
 type stopFilter struct{}
 
+// Filter keeps the tokens in input's own array: the stream is the previous
+// filter's, read by no one else, and a text of stop words only writes no
+// token, so input is whole when it is returned as it came.
 func (stopFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
-	out := input[:0:0]
+	out := input[:0]
 	for _, tok := range input {
 		if tok.Type == compoundPart || !stopWords[string(tok.Term)] {
 			out = append(out, tok)
