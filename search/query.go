@@ -322,6 +322,10 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				should = append(should, q)
 			}
 		}
+		// The form words typed beside the subject (form.go).
+		if q := s.formClause(p.Words, words); q != nil && bud.spend(q) {
+			should = append(should, q)
+		}
 	}
 	must = append(must, phraseMust...)
 	must = append(must, fieldMust...)
