@@ -394,10 +394,10 @@ var fosdemFloors = map[string]scores{
 	"variant":     {0.835, 1.000, 0.540},
 	"question":    {0.625, 0.938, 0.493},
 	"misspelling": {0.947, 1.000, 0.532},
-	"speaker":     {0.963, 1.000, 0.971},
+	"speaker":     {0.985, 1.000, 0.971},
 	"multi":       {0.722, 1.000, 0.526},
 	"schedule":    {0.769, 0.938, 0.340},
-	"all":         {0.852, 0.986, 0.566},
+	"all":         {0.854, 0.986, 0.566},
 }
 
 func TestRelevanceFOSDEM(t *testing.T) {
@@ -433,10 +433,10 @@ var fosdemScanFloors = map[string]scores{
 	"variant":     {0.823, 1.000, 0.524},
 	"question":    {0.614, 0.938, 0.469},
 	"misspelling": {0.947, 1.000, 0.532},
-	"speaker":     {0.963, 1.000, 0.971},
+	"speaker":     {0.985, 1.000, 0.971},
 	"multi":       {0.712, 1.000, 0.496},
 	"schedule":    {0.769, 0.938, 0.340},
-	"all":         {0.846, 0.986, 0.558},
+	"all":         {0.849, 0.986, 0.558},
 }
 
 func TestRelevanceFOSDEMScan(t *testing.T) {
