@@ -118,6 +118,7 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		var commonAlts []alternative
 		pl.synonyms = applied
 		byName := speakerShaped(words)
+		named := byName && s.speakersName(p.Words)
 		// A question's words weigh in the coordination by their rarity
 		// beyond a common word's (ranking.AskedWeight).
 		asked := questionShaped(p.Words)
@@ -305,7 +306,11 @@ func (s *snapshot) compile(p syntax.Query) plan {
 			// Nothing is left for them: not even built.
 			bud.noProximity = true
 		default:
-			for _, q := range s.proximityClauses(p.Words[:min(len(p.Words), maxProximityWords)], words, s.onePass()) {
+			near := s.proximityClauses
+			if named {
+				near = s.namedClauses
+			}
+			for _, q := range near(p.Words[:min(len(p.Words), maxProximityWords)], words, s.onePass()) {
 				if bud.spend(q) {
 					should = append(should, q)
 					proximity = append(proximity, q)
@@ -316,8 +321,11 @@ func (s *snapshot) compile(p syntax.Query) plan {
 		}
 		// After the proximity phrases, which the budget serves first: an
 		// agreement left out is not said, its words ranked as they are.
-		agree := s.agreementClauses(concepts)
-		for _, q := range append(agree, s.questionAgreement(p.Words, concepts, conceptWeights)...) {
+		var agree []query.Query
+		if !named {
+			agree = append(s.agreementClauses(concepts), s.questionAgreement(p.Words, concepts, conceptWeights)...)
+		}
+		for _, q := range agree {
 			if bud.spend(q) {
 				should = append(should, q)
 			}

@@ -1,6 +1,10 @@
 package search
 
-import "github.com/talksearch/talksearch/search/ranking"
+import (
+	"slices"
+
+	"github.com/talksearch/talksearch/search/ranking"
+)
 
 // synonymAlternatives returns, for each of the typed words, the synonyms
 // that apply to it, and what applied (for the response). A synonym of
@@ -11,7 +15,19 @@ func (s *snapshot) synonymAlternatives(typed []string, isContent map[string]bool
 	if s.thesaurus == nil || len(typed) == 0 {
 		return nil, nil
 	}
-	exps := s.thesaurus.Expand(typed)
+	// A word is looked up in the form the index knows it by: "postgress"
+	// is the plural of POSTGRES to the analyzer (knownForm), so it finds
+	// what "postgres" finds and gets what "postgres" gets.
+	known := typed
+	for i, w := range typed {
+		if k := s.knownForm(w); k != w {
+			if &known[0] == &typed[0] {
+				known = slices.Clone(typed)
+			}
+			known[i] = k
+		}
+	}
+	exps := s.thesaurus.Expand(known)
 	if len(exps) == 0 {
 		return nil, nil
 	}
