@@ -662,7 +662,12 @@ func (s *snapshot) compound(w string) bool {
 // with all false only titles are checked.
 func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Query {
 	var qs []query.Query
-	whole := s.analysis(strings.Join(typed, " "))
+	var whole analysed
+	if len(typed) == 1 {
+		whole = s.analysis(typed[0]) // a word: the cache's
+	} else {
+		whole = s.analyseText(strings.Join(typed, " "))
+	}
 	qs = append(qs, s.fieldQueryOf(index.FieldTitle, whole, true, ranking.WholeInTitle),
 		// A room's or a track's name typed whole ("Master Stage", not
 		// "Junior Stage" with a "master" in the abstract).
@@ -683,7 +688,7 @@ func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Q
 		if !isContent[typed[i]] || !isContent[typed[i+1]] || len(typed) == 2 {
 			continue
 		}
-		pair := s.analysis(typed[i] + " " + typed[i+1])
+		pair := s.analyseText(typed[i] + " " + typed[i+1])
 		qs = append(qs, s.fieldQueryOf(index.FieldTitle, pair, true, ranking.PairInTitle))
 		if all {
 			qs = append(qs, s.fieldQueryOf(index.FieldAbstract, pair, true, ranking.PairInAbstract))
@@ -848,6 +853,17 @@ func (s *snapshot) analysis(text string) analysed {
 	if v, ok := s.tokenCache.get(text); ok {
 		return v
 	}
+	a := s.analyseText(text)
+	s.tokenCache.put(text, a)
+	return a
+}
+
+// analyseText is the analysis of text, made without the cache: for the
+// texts one query alone has (its whole input, its pairs of words), which
+// a lookup would miss and an insertion would only crowd the words out.
+// A query asked again is answered by the result and matches caches
+// before it is compiled again.
+func (s *snapshot) analyseText(text string) analysed {
 	ts := s.analyzer.Analyze([]byte(text))
 	// The terms are substrings of one string: one allocation for all of
 	// them, not one each (a long query has dozens).
@@ -868,7 +884,6 @@ func (s *snapshot) analysis(text string) analysed {
 		a.tokens[i] = token{term, t.Position}
 		a.terms[i] = term
 	}
-	s.tokenCache.put(text, a)
 	return a
 }
 
