@@ -240,6 +240,11 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				bud.costlyWords = append(bud.costlyWords, plain...)
 			}
 		}
+		if asked {
+			// A compound's modifier weighs no more than its noun
+			// (compound.go).
+			s.askedCompounds(p.Words, parts)
+		}
 		var concepts [][]alternative
 		var conceptWeights []float64 // their weights in the coordination
 		for _, p := range parts {
