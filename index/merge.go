@@ -74,9 +74,10 @@ func buildOnDisk(ctx context.Context, path string, talks Slim, p Progress) (docs
 	if err != nil {
 		return 0, fmt.Errorf("new index %s: %w", path, err)
 	}
-	restoreGC := TightenGC(talks.Len(), buildHeap)
+	// The bound holds through the merge too, whose garbage would
+	// otherwise reach the default goal, twice the talks.
+	defer TightenGC(talks.Len(), buildHeap)()
 	err = indexTalks(ctx, idx, talks, p)
-	restoreGC()
 	if cerr := idx.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close new index: %w", cerr)
 	}
