@@ -49,9 +49,11 @@ func newDocument(t Talk) map[string]any {
 //
 // Memory: the peak of a build is the talks, the batches in flight and the
 // Go runtime's headroom; the merged index is a file mapped from disk, not
-// Go heap. A large build bounds that headroom while its batches are
-// indexed (TightenGC in tighten.go) with a memory limit relative to the
-// heap live when they start, given back when they are done: the build
+// Go heap, though the segment files a build reads count in its resident
+// memory until it drops their pages (segpages.go). A large build bounds
+// that headroom while its batches are indexed and merged (TightenGC in
+// tighten.go) with a memory limit relative to the heap live when they
+// start, given back when they are done: the build
 // knows its own live heap, not the process's budget. The environment's
 // GOGC and GOMEMLIMIT, which the runtime reads by itself, are the
 // operator's, and a build then leaves the collector as it is.

@@ -74,9 +74,12 @@ func buildOnDisk(ctx context.Context, path string, talks Slim, p Progress) (docs
 	if err != nil {
 		return 0, fmt.Errorf("new index %s: %w", path, err)
 	}
-	restoreGC := TightenGC(talks.Len(), buildHeap)
+	// The bound holds through the merge too, whose garbage would
+	// otherwise reach the default goal, twice the talks.
+	defer TightenGC(talks.Len(), buildHeap)()
+	stopDropping := dropSegmentPagesWhile(idx, talks.Len())
 	err = indexTalks(ctx, idx, talks, p)
-	restoreGC()
+	stopDropping()
 	if cerr := idx.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close new index: %w", cerr)
 	}
@@ -100,7 +103,9 @@ func buildOnDisk(ctx context.Context, path string, talks Slim, p Progress) (docs
 		}
 		n, err := segments(idx)
 		if err == nil && n > 1 {
+			stopDropping := dropSegmentPagesWhile(idx, talks.Len())
 			err = forceMerge(idx)
+			stopDropping()
 		}
 		if cerr := idx.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("close new index: %w", cerr)

@@ -17,7 +17,9 @@ import (
 // the index (the search engine's tables), which is why it is exported.
 //
 // The bound is a soft memory limit: the heap may reach times the heap live
-// when it starts (the talks, read), over the runtime's own memory. The
+// when it starts (the talks, read), over the runtime's own memory, and no
+// more than a percent of 75 would let it over a large live heap
+// (tightBase). The
 // collector then runs more often only when the heap nears it, not all
 // along as with a lower percent, whose goal follows the live heap down as
 // well as up. A live heap that grows past four fifths of the bound raises
@@ -45,7 +47,7 @@ func TightenGC(talks int, times float64) (restore func()) {
 	}
 	runtime.GC() // the heap live now, not when the last collection ran
 	live, _ := heapFigures()
-	t := &tightening{prev: prev, base: uint64(float64(live) * times)}
+	t := &tightening{prev: prev, base: tightBase(live, times)}
 	tight.on = t
 	t.set(live)
 	afterNextGC(t)
@@ -58,6 +60,21 @@ func TightenGC(talks int, times float64) (restore func()) {
 		}
 	}
 }
+
+// tightBase is the heap a tightening allows over a live heap of live bytes:
+// times it, but no more garbage than a percent of 75 would leave beyond
+// tightRoom. What the batches (or the derivations) add does not grow with
+// the corpus, while the talks do: at a million talks the live heap is near
+// a gigabyte, and times it left the default goal (twice the live heap) in
+// force, the largest part of the build's peak memory. Each collection then
+// marks more for the garbage it frees, a cost that grows with the corpus.
+func tightBase(live uint64, times float64) uint64 {
+	return min(uint64(float64(live)*times), max(live+tightRoom, live*7/4))
+}
+
+// tightRoom is the garbage a tightening always allows: the two batches in
+// flight and the collector's share of them.
+const tightRoom = 128 << 20
 
 // buildHeap is the heap a large build's batches may reach, in times the
 // heap live when they start (the talks): the two batches in flight add

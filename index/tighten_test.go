@@ -137,3 +137,23 @@ func TestEnvTunesGC(t *testing.T) {
 		}
 	}
 }
+
+// TestTightBase: a tightening allows times the live heap, but at most a
+// percent of 75 over it beyond tightRoom.
+func TestTightBase(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct {
+		live  uint64
+		times float64
+		want  uint64
+	}{
+		{40 * mib, 3, 120 * mib},     // times the live heap
+		{100 * mib, 3, 228 * mib},    // the live heap and tightRoom
+		{800 * mib, 3, 1400 * mib},   // a percent of 75
+		{800 * mib, 1.5, 1200 * mib}, // times it again, under that
+	} {
+		if got := tightBase(c.live, c.times); got != c.want {
+			t.Errorf("tightBase(%d MiB, %v) = %d MiB, want %d", c.live/mib, c.times, got/mib, c.want/mib)
+		}
+	}
+}

@@ -34,6 +34,13 @@ func (s *snapshot) agreementClauses(concepts [][]alternative) []query.Query {
 		return nil
 	}
 	var qs []query.Query
+	// Each alternative's analysis, concept after concept, read for both
+	// fields.
+	var room [16]analysed
+	analyses := room[:0]
+	for _, alts := range concepts {
+		analyses = s.appendAnalyses(analyses, alts)
+	}
 	for _, fb := range []struct {
 		field string
 		boost float64
@@ -42,13 +49,15 @@ func (s *snapshot) agreementClauses(concepts [][]alternative) []query.Query {
 			continue
 		}
 		conj := make([]query.Query, 0, len(concepts))
+		at := 0
 		for _, alts := range concepts {
 			per := make([]query.Query, 0, len(alts))
-			for _, a := range alts {
+			for i, a := range alts {
 				// Boosted by the number of alternatives, as in wordClause:
 				// Bleve's disjunction divides by it for one match.
-				per = append(per, s.fieldQuery(fb.field, a.text, a.phrase, fb.boost*a.weight*float64(len(alts))))
+				per = append(per, s.fieldQueryOf(fb.field, analyses[at+i], a.phrase, fb.boost*a.weight*float64(len(alts))))
 			}
+			at += len(alts)
 			q := anyOf(per)
 			if isNone(q) {
 				conj = nil

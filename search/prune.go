@@ -78,7 +78,11 @@ func anyOf(qs []query.Query) query.Query {
 // whose positions has none of its terms in the field. It is a scan.Phrase,
 // whose searcher is Bleve's without its cost per candidate (phrase.go).
 func (s *snapshot) phraseQuery(field, text string, boost float64) query.Query {
-	ts := s.tokens(text)
+	return s.phraseQueryOf(field, s.tokens(text), boost)
+}
+
+// phraseQueryOf is phraseQuery of the text whose tokens are ts.
+func (s *snapshot) phraseQueryOf(field string, ts []token, boost float64) query.Query {
 	if len(ts) == 0 {
 		return matchNone()
 	}

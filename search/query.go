@@ -240,6 +240,11 @@ func (s *snapshot) compile(p syntax.Query) plan {
 				bud.costlyWords = append(bud.costlyWords, plain...)
 			}
 		}
+		if asked {
+			// A compound's modifier weighs no more than its noun
+			// (compound.go).
+			s.askedCompounds(p.Words, parts)
+		}
 		var concepts [][]alternative
 		var conceptWeights []float64 // their weights in the coordination
 		for _, p := range parts {
@@ -553,14 +558,16 @@ func (s *snapshot) wordClause(alts []alternative) query.Query {
 // when several (the query has several concepts).
 func (s *snapshot) scaledWordClause(alts []alternative, scale, title float64, several bool) query.Query {
 	perField := make([]query.Query, 0, len(ranking.Fields))
+	var room [8]analysed
+	analyses := s.appendAnalyses(room[:0], alts)
 	for _, fw := range ranking.Fields {
 		qs := make([]query.Query, 0, len(alts))
-		for _, a := range alts {
+		for i, a := range alts {
 			boost := scale * fw.Weight * a.weight * float64(len(alts)) * ranking.FieldCoord()
 			if fw.Field == index.FieldTitle {
 				boost *= title
 			}
-			qs = append(qs, s.fieldQuery(fw.Field, a.text, a.phrase, boost))
+			qs = append(qs, s.fieldQueryOf(fw.Field, analyses[i], a.phrase, boost))
 		}
 		perField = append(perField, anyOf(qs))
 	}
@@ -672,16 +679,21 @@ func (s *snapshot) compound(w string) bool {
 // with all false only titles are checked.
 func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Query {
 	var qs []query.Query
-	whole := strings.Join(typed, " ")
-	qs = append(qs, s.fieldQuery(index.FieldTitle, whole, true, ranking.WholeInTitle),
+	var whole analysed
+	if len(typed) == 1 {
+		whole = s.analysis(typed[0]) // a word: the cache's
+	} else {
+		whole = s.analyseText(strings.Join(typed, " "))
+	}
+	qs = append(qs, s.fieldQueryOf(index.FieldTitle, whole, true, ranking.WholeInTitle),
 		// A room's or a track's name typed whole ("Master Stage", not
 		// "Junior Stage" with a "master" in the abstract).
-		s.fieldQuery(index.FieldRoomText, whole, true, ranking.WholeInTitle),
-		s.fieldQuery(index.FieldTrackText, whole, true, ranking.WholeInTitle))
+		s.fieldQueryOf(index.FieldRoomText, whole, true, ranking.WholeInTitle),
+		s.fieldQueryOf(index.FieldTrackText, whole, true, ranking.WholeInTitle))
 	if all {
 		qs = append(qs,
-			s.fieldQuery(index.FieldAbstract, whole, true, ranking.WholeInAbstract),
-			s.fieldQuery(index.FieldSpeakers, whole, true, ranking.WholeInSpeakers),
+			s.fieldQueryOf(index.FieldAbstract, whole, true, ranking.WholeInAbstract),
+			s.fieldQueryOf(index.FieldSpeakers, whole, true, ranking.WholeInSpeakers),
 		)
 	}
 	isContent := map[string]bool{}
@@ -693,10 +705,10 @@ func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Q
 		if !isContent[typed[i]] || !isContent[typed[i+1]] || len(typed) == 2 {
 			continue
 		}
-		pair := typed[i] + " " + typed[i+1]
-		qs = append(qs, s.fieldQuery(index.FieldTitle, pair, true, ranking.PairInTitle))
+		pair := s.analyseText(typed[i] + " " + typed[i+1])
+		qs = append(qs, s.fieldQueryOf(index.FieldTitle, pair, true, ranking.PairInTitle))
 		if all {
-			qs = append(qs, s.fieldQuery(index.FieldAbstract, pair, true, ranking.PairInAbstract))
+			qs = append(qs, s.fieldQueryOf(index.FieldAbstract, pair, true, ranking.PairInAbstract))
 		}
 		pairs++
 	}
@@ -706,8 +718,9 @@ func (s *snapshot) proximityClauses(typed, content []string, all bool) []query.Q
 // fieldsQuery matches text in the title, abstract, speakers, track or room.
 func (s *snapshot) fieldsQuery(text string, phrase bool, boost float64) query.Query {
 	qs := make([]query.Query, 0, len(ranking.Fields))
+	a := s.analysis(text)
 	for _, fw := range ranking.Fields {
-		qs = append(qs, s.fieldQuery(fw.Field, text, phrase, boost*fw.Weight*ranking.FieldCoord()))
+		qs = append(qs, s.fieldQueryOf(fw.Field, a, phrase, boost*fw.Weight*ranking.FieldCoord()))
 	}
 	return anyOf(qs)
 }
@@ -715,10 +728,17 @@ func (s *snapshot) fieldsQuery(text string, phrase bool, boost float64) query.Qu
 // fieldQuery matches text in one field, analysed as the field is: as a
 // phrase, or as words of which any may match.
 func (s *snapshot) fieldQuery(field, text string, phrase bool, boost float64) query.Query {
+	return s.fieldQueryOf(field, s.analysis(text), phrase, boost)
+}
+
+// fieldQueryOf is fieldQuery of the text analysed as a: a text looked for
+// in several fields is analysed once, not looked up in the shared analysis
+// cache again for each field.
+func (s *snapshot) fieldQueryOf(field string, a analysed, phrase bool, boost float64) query.Query {
 	if phrase {
-		return s.phraseQuery(field, text, boost)
+		return s.phraseQueryOf(field, a.tokens, boost)
 	}
-	return s.termsQuery(field, text, boost)
+	return s.termsQueryOf(field, a.terms, boost)
 }
 
 // contentWords drops the words that carry no meaning for a search: those
@@ -850,6 +870,17 @@ func (s *snapshot) analysis(text string) analysed {
 	if v, ok := s.tokenCache.get(text); ok {
 		return v
 	}
+	a := s.analyseText(text)
+	s.tokenCache.put(text, a)
+	return a
+}
+
+// analyseText is the analysis of text, made without the cache: for the
+// texts one query alone has (its whole input, its pairs of words), which
+// a lookup would miss and an insertion would only crowd the words out.
+// A query asked again is answered by the result and matches caches
+// before it is compiled again.
+func (s *snapshot) analyseText(text string) analysed {
 	ts := s.analyzer.Analyze([]byte(text))
 	// The terms are substrings of one string: one allocation for all of
 	// them, not one each (a long query has dozens).
@@ -870,8 +901,16 @@ func (s *snapshot) analysis(text string) analysed {
 		a.tokens[i] = token{term, t.Position}
 		a.terms[i] = term
 	}
-	s.tokenCache.put(text, a)
 	return a
+}
+
+// appendAnalyses appends to out the analysis of each alternative's text,
+// in order.
+func (s *snapshot) appendAnalyses(out []analysed, alts []alternative) []analysed {
+	for _, a := range alts {
+		out = append(out, s.analysis(a.text))
+	}
+	return out
 }
 
 // analyze returns the index terms of text. The slice is shared (the
@@ -883,7 +922,11 @@ func (s *snapshot) analyze(text string) []string { return s.analysis(text).terms
 // match query does, without analysing the text again, and with a term the
 // field lacks as a match-none clause (prune.go).
 func (s *snapshot) termsQuery(field, text string, boost float64) query.Query {
-	terms := s.analyze(text)
+	return s.termsQueryOf(field, s.analyze(text), boost)
+}
+
+// termsQueryOf is termsQuery of the text whose terms are terms.
+func (s *snapshot) termsQueryOf(field string, terms []string, boost float64) query.Query {
 	qs := make([]query.Query, 0, len(terms))
 	for _, t := range terms {
 		if !s.hasTerm(field, t) {

@@ -392,12 +392,12 @@ var fosdemFloors = map[string]scores{
 	"topic":       {0.872, 1.000, 0.490},
 	"acronym":     {0.957, 1.000, 0.469},
 	"variant":     {0.835, 1.000, 0.540},
-	"question":    {0.625, 0.938, 0.493},
+	"question":    {0.646, 1.000, 0.493},
 	"misspelling": {0.947, 1.000, 0.532},
 	"speaker":     {0.985, 1.000, 0.971},
 	"multi":       {0.722, 1.000, 0.526},
 	"schedule":    {0.769, 0.938, 0.340},
-	"all":         {0.854, 0.986, 0.566},
+	"all":         {0.856, 0.993, 0.566},
 }
 
 func TestRelevanceFOSDEM(t *testing.T) {
@@ -431,12 +431,12 @@ var fosdemScanFloors = map[string]scores{
 	"topic":       {0.864, 1.000, 0.481},
 	"acronym":     {0.961, 1.000, 0.469},
 	"variant":     {0.823, 1.000, 0.524},
-	"question":    {0.614, 0.938, 0.469},
+	"question":    {0.632, 1.000, 0.474},
 	"misspelling": {0.947, 1.000, 0.532},
 	"speaker":     {0.985, 1.000, 0.971},
 	"multi":       {0.712, 1.000, 0.496},
 	"schedule":    {0.769, 0.938, 0.340},
-	"all":         {0.849, 0.986, 0.558},
+	"all":         {0.851, 0.993, 0.558},
 }
 
 func TestRelevanceFOSDEMScan(t *testing.T) {

@@ -26,11 +26,23 @@ func (s *snapshot) readNames() *names {
 	n := &names{}
 	for _, f := range scopeFacets {
 		talks := map[string]int{}
+		// A corpus has a few hundred rooms and tracks for its million
+		// talks: each spelling is folded once, where folding each talk's
+		// was seconds of CPU and hundreds of megabytes of garbage in the
+		// first search of a large corpus.
+		keys := map[string]string{}
 		for _, d := range s.docs {
-			if d != nil {
-				if k := facetKey(f.facet, f.of(d)); k != "" {
-					talks[k]++
-				}
+			if d == nil {
+				continue
+			}
+			v := f.of(d)
+			k, ok := keys[v]
+			if !ok {
+				k = facetKey(f.facet, v)
+				keys[v] = k
+			}
+			if k != "" {
+				talks[k]++
 			}
 		}
 		parts := map[string]string{}

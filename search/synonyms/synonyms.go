@@ -231,6 +231,9 @@ func (th *Thesaurus) Expand(words []string) []Expansion {
 		}
 	}
 	var out []Expansion
+	// The key of each run of terms is written into one buffer and looked
+	// up without making a string of it: most runs are no key.
+	var key []byte
 	for s := 0; s < len(terms); {
 		if !terms[s].first {
 			s++
@@ -241,11 +244,14 @@ func (th *Thesaurus) Expand(words []string) []Expansion {
 			if !terms[s+n-1].last {
 				continue
 			}
-			key := make([]string, n)
-			for i := range key {
-				key[i] = terms[s+i].text
+			key = key[:0]
+			for i := range n {
+				if i > 0 {
+					key = append(key, ' ')
+				}
+				key = append(key, terms[s+i].text...)
 			}
-			for _, ref := range th.byKey[strings.Join(key, " ")] {
+			for _, ref := range th.byKey[string(key)] {
 				g := th.groups[ref.group]
 				var alts []string
 				for i, p := range g.Phrases {
