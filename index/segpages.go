@@ -13,7 +13,7 @@ import (
 // obsoletes), and the final merge reads them all, more than the merged index
 // itself. The kernel keeps those pages in the page cache either way, but
 // while they stay mapped in the process they count in its resident memory,
-// beside the heap, as much as the heap at a million talks. The build hands
+// beside the heap, and as much as it in a large corpus. The build hands
 // them back to the page cache now and then (dropSegmentPages): a page read
 // again is a minor fault from the page cache, not a read from disk.
 

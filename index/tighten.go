@@ -64,9 +64,9 @@ func TightenGC(talks int, times float64) (restore func()) {
 // tightBase is the heap a tightening allows over a live heap of live bytes:
 // times it, but no more garbage than a percent of 75 would leave beyond
 // tightRoom. What the batches (or the derivations) add does not grow with
-// the corpus, while the talks do: at a million talks the live heap is near
-// a gigabyte, and times it left the default goal (twice the live heap) in
-// force, the largest part of the build's peak memory. Each collection then
+// the corpus, while the talks do: in a large corpus times the live heap
+// left the default goal (twice the live heap) in force, the largest part
+// of the build's peak memory. Each collection then
 // marks more for the garbage it frees, a cost that grows with the corpus.
 func tightBase(live uint64, times float64) uint64 {
 	return min(uint64(float64(live)*times), max(live+tightRoom, live*7/4))

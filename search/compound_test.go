@@ -69,3 +69,37 @@ func TestAskedCompounds(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedCompoundsKeepVerdict: the corpus's verdict on a pair of typed
+// words is read once per snapshot, not again for every question with it;
+// a pair written apart is kept as no compound.
+func TestAskedCompoundsKeepVerdict(t *testing.T) {
+	e := newEngineT(t, compoundTalks(), Options{})
+	s, done, err := e.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	ask := func(typed string, words ...string) []wordPart {
+		ps := []wordPart{{word: words[0], coord: ranking.Clause{Weight: 4}}, {word: words[1], coord: ranking.Clause{Weight: 3}}}
+		s.askedCompounds(strings.Fields(typed), ps)
+		return ps
+	}
+	for range 2 {
+		if ps := ask("how can I make my docker images smaller", "docker", "images"); ps[0].coord.Weight != 3 {
+			t.Errorf("docker images: docker weighs %g, want 3", ps[0].coord.Weight)
+		}
+		if ps := ask("how do I secure docker hosts", "docker", "hosts"); ps[0].coord.Weight != 4 {
+			t.Errorf("docker hosts: docker weighs %g, want 4", ps[0].coord.Weight)
+		}
+	}
+	want := map[string]bool{"docker\x00imag": true, "docker\x00host": false}
+	if n := s.compounds.len(); n != len(want) {
+		t.Errorf("%d verdicts kept, want %d", n, len(want))
+	}
+	for key, c := range want {
+		if got, ok := s.compounds.get(key); !ok || got != c {
+			t.Errorf("verdict of %q: %v (kept %v), want %v", key, got, ok, c)
+		}
+	}
+}

@@ -452,6 +452,9 @@ type snapshot struct {
 	// pairs are the verdicts of twoConcepts by the pair of terms
 	// (pair.go), each a read of the pair's postings.
 	pairs *boundedCache[bool]
+	// compounds are the verdicts of askedCompounds by the pair of terms
+	// (compound.go), each a read of the pair's postings.
+	compounds *boundedCache[bool]
 
 	kept Kept // where vocab and thesaurus came from
 
@@ -512,8 +515,9 @@ func newSnapshotOf(corpus index.Slim, o Options) (*snapshot, error) {
 			}
 			return n
 		}),
-		pairs:  newBoundedCache[bool](pairCacheSize),
-		values: map[string][]string{},
+		pairs:     newBoundedCache[bool](pairCacheSize),
+		compounds: newBoundedCache[bool](pairCacheSize),
+		values:    map[string][]string{},
 
 		conferenceNames: map[string]string{},
 	}

@@ -26,10 +26,10 @@ func (s *snapshot) readNames() *names {
 	n := &names{}
 	for _, f := range scopeFacets {
 		talks := map[string]int{}
-		// A corpus has a few hundred rooms and tracks for its million
-		// talks: each spelling is folded once, where folding each talk's
-		// was seconds of CPU and hundreds of megabytes of garbage in the
-		// first search of a large corpus.
+		// A corpus has far fewer rooms and tracks than talks: each
+		// spelling is folded once, not once per talk, which made the
+		// first search of a large corpus wait and its garbage grow with
+		// the talks.
 		keys := map[string]string{}
 		for _, d := range s.docs {
 			if d == nil {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,6 +50,41 @@ func TestNamedSpeakerTalksFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 		if d := cmp.Diff([]string{"about"}, hitIDs(r)); d != "" {
+			t.Errorf("OnePassMax %d: hits (-want +got):\n%s", o.OnePassMax, d)
+		}
+	}
+}
+
+// TestNamedSpeakerNonASCII: a name with letters beyond ASCII ("Zoë
+// Ørsted") is a speaker's name as an ASCII one is, in one pass and
+// scanned.
+func TestNamedSpeakerNonASCII(t *testing.T) {
+	talks := namedTalks()
+	for i := range talks {
+		for j := range talks[i].Speakers {
+			if talks[i].Speakers[j].Name == "Ada Byron" {
+				talks[i].Speakers[j].Name = "Zoë Ørsted"
+			}
+		}
+		talks[i].Title = strings.ReplaceAll(talks[i].Title, "Ada Byron", "Zoë Ørsted")
+		talks[i].Abstract = strings.ReplaceAll(talks[i].Abstract, "Ada Byron", "Zoë Ørsted")
+	}
+	for _, o := range []Options{{}, {OnePassMax: -1}} {
+		e := newEngineT(t, talks, o)
+		s, done, err := e.acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		named := s.speakersName([]string{"Zoë", "Ørsted"})
+		done()
+		if !named {
+			t.Errorf("OnePassMax %d: Zoë Ørsted is no speaker's name", o.OnePassMax)
+		}
+		r, err := e.Search(context.Background(), Request{Query: "Zoë Ørsted"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]string{"by-engines", "by-notes", "about"}, hitIDs(r)); d != "" {
 			t.Errorf("OnePassMax %d: hits (-want +got):\n%s", o.OnePassMax, d)
 		}
 	}
